@@ -1,0 +1,123 @@
+package stat
+
+// SchemaVersion names the JSON schema of Result (docs/json-schema.md). Bump the suffix on any
+// incompatible change; adding fields is compatible.
+const SchemaVersion = "pmc.stat/v1"
+
+// Status says whether a count holds a measured value.
+type Status string
+
+const (
+	// Counted: the counter ran for part or all of the time; Raw and Scaled are meaningful.
+	Counted Status = "counted"
+	// NotCounted: the counter opened but never ran (time_running == 0), e.g. a group that
+	// could not be scheduled. Raw is 0 but means "no data", never "zero events".
+	NotCounted Status = "not-counted"
+	// NotSupported: the kernel or hardware refused the event (ENOENT, EOPNOTSUPP, ENODEV...).
+	NotSupported Status = "not-supported"
+)
+
+// Encoding is the perf_event_attr identity of an event as it was opened.
+type Encoding struct {
+	PMU     string `json:"pmu,omitempty"`      // sysfs PMU name ("cpu", "armv8_pmuv3_0", "software")
+	Type    uint32 `json:"type"`               // perf_event_attr.type
+	Config  uint64 `json:"config"`             // perf_event_attr.config
+	Config1 uint64 `json:"config1,omitempty"`  // perf_event_attr.config1
+	Config2 uint64 `json:"config2,omitempty"`  // perf_event_attr.config2
+	Raw     string `json:"resolved,omitempty"` // what a generic name resolved to on this CPU, e.g. "r03 (L1D_CACHE_REFILL)"
+}
+
+// Count is one event's reading at the end of a run (or of an interval).
+type Count struct {
+	Event    string   `json:"event"`           // the name as the user wrote it, with modifiers
+	Group    int      `json:"group"`           // index of the {..} group; events outside braces get their own index
+	Leader   bool     `json:"leader,omitempty"` // first event of a multi-event group
+	CPU      int      `json:"cpu"`             // -1 when aggregated over CPUs
+	Status   Status   `json:"status"`
+	Raw      uint64   `json:"raw"`             // the counter value as read
+	Scaled   float64  `json:"scaled"`          // Raw * Enabled / Running (== Raw when not multiplexed or --no-scale)
+	Enabled  uint64   `json:"time_enabled_ns"` // perf time_enabled
+	Running  uint64   `json:"time_running_ns"` // perf time_running
+	Unit     string   `json:"unit,omitempty"`  // "msec" for task-clock/cpu-clock (Raw is ns), "" for plain counts
+	Encoding Encoding `json:"encoding"`
+	Error    string   `json:"error,omitempty"` // why an event is not supported
+}
+
+// RunningPct is the share of the enabled time the counter was on the PMU, in percent.
+func (c Count) RunningPct() float64 {
+	if c.Enabled == 0 {
+		return 0
+	}
+	return 100 * float64(c.Running) / float64(c.Enabled)
+}
+
+// Value is what to print: the scaled count, converted to Unit (ns -> msec).
+func (c Count) Value() float64 {
+	if c.Unit == "msec" {
+		return c.Scaled / 1e6
+	}
+	return c.Scaled
+}
+
+// Run is one measured execution (one of -r N).
+type Run struct {
+	Index      int     `json:"index"`        // 0-based, warmup runs are not recorded
+	ElapsedSec float64 `json:"elapsed_sec"`  // wall clock seconds, our own clock (not time_enabled)
+	ExitStatus int     `json:"exit_status"`  // shell-style: 128+N when killed by signal N
+	Signal     string  `json:"signal,omitempty"`
+	Counts     []Count `json:"counts"`
+}
+
+// Interval is one -I delta.
+type Interval struct {
+	Run     int     `json:"run"`
+	TimeSec float64 `json:"time_sec"` // since start
+	Counts  []Count `json:"counts"`   // deltas over this interval
+}
+
+// Summary aggregates one event over all runs.
+type Summary struct {
+	Event     string   `json:"event"`
+	Group     int      `json:"group"`
+	CPU       int      `json:"cpu"`
+	Status    Status   `json:"status"`
+	Unit      string   `json:"unit,omitempty"`
+	Runs      int      `json:"runs"`       // number of runs with a counted value
+	Mean      float64  `json:"mean"`       // mean of Scaled (in raw units: ns for clocks)
+	RawMean   float64  `json:"raw_mean"`   // mean of Raw
+	Stddev    float64  `json:"stddev"`     // sample standard deviation of Scaled
+	VarPct    float64  `json:"variation_pct"` // perf's "+- x%": standard error of the mean / mean * 100
+	Min       float64  `json:"min"`
+	Max       float64  `json:"max"`
+	Enabled   uint64   `json:"time_enabled_ns"` // summed over runs
+	Running   uint64   `json:"time_running_ns"` // summed over runs
+	Encoding  Encoding `json:"encoding"`
+	Error     string   `json:"error,omitempty"`
+}
+
+// RunningPct is the share of enabled time the counter ran, summed over runs, in percent.
+func (s Summary) RunningPct() float64 {
+	if s.Enabled == 0 {
+		return 0
+	}
+	return 100 * float64(s.Running) / float64(s.Enabled)
+}
+
+// Result is everything one `pmc stat` invocation measured. It is the one structure every
+// output format (text, JSON, CSV, report) is written from.
+type Result struct {
+	Schema      string     `json:"schema"`
+	Command     []string   `json:"command,omitempty"`
+	Mode        string     `json:"mode"`            // "launch", "attach", "system"
+	PIDs        []int      `json:"pids,omitempty"`  // attach mode
+	CPUs        []int      `json:"cpus,omitempty"`  // system mode CPU list
+	Scaled      bool       `json:"scaled"`          // false with --no-scale
+	Repeat      int        `json:"repeat"`          // -r
+	Backend     string     `json:"backend"`         // "perf_event" or "fake"
+	Runs        []Run      `json:"runs"`
+	Summary     []Summary  `json:"summary"`
+	Intervals   []Interval `json:"intervals,omitempty"`
+	ElapsedSec  float64    `json:"elapsed_sec"`     // mean wall time over runs
+	ElapsedStd  float64    `json:"elapsed_stddev_sec,omitempty"`
+	ExitStatus  int        `json:"exit_status"`     // of the last run
+}
