@@ -75,17 +75,17 @@ const (
 
 // Sample type bits (enum perf_event_sample_format), the ones pmc uses.
 const (
-	SampleIP        uint64 = 1 << 0
-	SampleTID       uint64 = 1 << 1
-	SampleTime      uint64 = 1 << 2
-	SampleAddr      uint64 = 1 << 3
-	SampleRead      uint64 = 1 << 4
-	SampleCallchain uint64 = 1 << 5
-	SampleID        uint64 = 1 << 6
-	SampleCPU       uint64 = 1 << 7
-	SamplePeriod    uint64 = 1 << 8
-	SampleStreamID  uint64 = 1 << 9
-	SampleRaw       uint64 = 1 << 10
+	SampleIP         uint64 = 1 << 0
+	SampleTID        uint64 = 1 << 1
+	SampleTime       uint64 = 1 << 2
+	SampleAddr       uint64 = 1 << 3
+	SampleRead       uint64 = 1 << 4
+	SampleCallchain  uint64 = 1 << 5
+	SampleID         uint64 = 1 << 6
+	SampleCPU        uint64 = 1 << 7
+	SamplePeriod     uint64 = 1 << 8
+	SampleStreamID   uint64 = 1 << 9
+	SampleRaw        uint64 = 1 << 10
 	SampleIdentifier uint64 = 1 << 16
 )
 

@@ -29,10 +29,10 @@ type Encoding struct {
 
 // Count is one event's reading at the end of a run (or of an interval).
 type Count struct {
-	Event    string   `json:"event"`           // the name as the user wrote it, with modifiers
-	Group    int      `json:"group"`           // index of the {..} group; events outside braces get their own index
+	Event    string   `json:"event"`            // the name as the user wrote it, with modifiers
+	Group    int      `json:"group"`            // index of the {..} group; events outside braces get their own index
 	Leader   bool     `json:"leader,omitempty"` // first event of a multi-event group
-	CPU      int      `json:"cpu"`             // -1 when aggregated over CPUs
+	CPU      int      `json:"cpu"`              // -1 when aggregated over CPUs
 	Status   Status   `json:"status"`
 	Raw      uint64   `json:"raw"`             // the counter value as read
 	Scaled   float64  `json:"scaled"`          // Raw * Enabled / Running (== Raw when not multiplexed or --no-scale)
@@ -61,9 +61,9 @@ func (c Count) Value() float64 {
 
 // Run is one measured execution (one of -r N).
 type Run struct {
-	Index      int     `json:"index"`        // 0-based, warmup runs are not recorded
-	ElapsedSec float64 `json:"elapsed_sec"`  // wall clock seconds, our own clock (not time_enabled)
-	ExitStatus int     `json:"exit_status"`  // shell-style: 128+N when killed by signal N
+	Index      int     `json:"index"`       // 0-based, warmup runs are not recorded
+	ElapsedSec float64 `json:"elapsed_sec"` // wall clock seconds, our own clock (not time_enabled)
+	ExitStatus int     `json:"exit_status"` // shell-style: 128+N when killed by signal N
 	Signal     string  `json:"signal,omitempty"`
 	Counts     []Count `json:"counts"`
 }
@@ -77,22 +77,22 @@ type Interval struct {
 
 // Summary aggregates one event over all runs.
 type Summary struct {
-	Event     string   `json:"event"`
-	Group     int      `json:"group"`
-	CPU       int      `json:"cpu"`
-	Status    Status   `json:"status"`
-	Unit      string   `json:"unit,omitempty"`
-	Runs      int      `json:"runs"`       // number of runs with a counted value
-	Mean      float64  `json:"mean"`       // mean of Scaled (in raw units: ns for clocks)
-	RawMean   float64  `json:"raw_mean"`   // mean of Raw
-	Stddev    float64  `json:"stddev"`     // sample standard deviation of Scaled
-	VarPct    float64  `json:"variation_pct"` // perf's "+- x%": standard error of the mean / mean * 100
-	Min       float64  `json:"min"`
-	Max       float64  `json:"max"`
-	Enabled   uint64   `json:"time_enabled_ns"` // summed over runs
-	Running   uint64   `json:"time_running_ns"` // summed over runs
-	Encoding  Encoding `json:"encoding"`
-	Error     string   `json:"error,omitempty"`
+	Event    string   `json:"event"`
+	Group    int      `json:"group"`
+	CPU      int      `json:"cpu"`
+	Status   Status   `json:"status"`
+	Unit     string   `json:"unit,omitempty"`
+	Runs     int      `json:"runs"`          // number of runs with a counted value
+	Mean     float64  `json:"mean"`          // mean of Scaled (in raw units: ns for clocks)
+	RawMean  float64  `json:"raw_mean"`      // mean of Raw
+	Stddev   float64  `json:"stddev"`        // sample standard deviation of Scaled
+	VarPct   float64  `json:"variation_pct"` // perf's "+- x%": standard error of the mean / mean * 100
+	Min      float64  `json:"min"`
+	Max      float64  `json:"max"`
+	Enabled  uint64   `json:"time_enabled_ns"` // summed over runs
+	Running  uint64   `json:"time_running_ns"` // summed over runs
+	Encoding Encoding `json:"encoding"`
+	Error    string   `json:"error,omitempty"`
 }
 
 // RunningPct is the share of enabled time the counter ran, summed over runs, in percent.
@@ -106,18 +106,18 @@ func (s Summary) RunningPct() float64 {
 // Result is everything one `pmc stat` invocation measured. It is the one structure every
 // output format (text, JSON, CSV, report) is written from.
 type Result struct {
-	Schema      string     `json:"schema"`
-	Command     []string   `json:"command,omitempty"`
-	Mode        string     `json:"mode"`            // "launch", "attach", "system"
-	PIDs        []int      `json:"pids,omitempty"`  // attach mode
-	CPUs        []int      `json:"cpus,omitempty"`  // system mode CPU list
-	Scaled      bool       `json:"scaled"`          // false with --no-scale
-	Repeat      int        `json:"repeat"`          // -r
-	Backend     string     `json:"backend"`         // "perf_event" or "fake"
-	Runs        []Run      `json:"runs"`
-	Summary     []Summary  `json:"summary"`
-	Intervals   []Interval `json:"intervals,omitempty"`
-	ElapsedSec  float64    `json:"elapsed_sec"`     // mean wall time over runs
-	ElapsedStd  float64    `json:"elapsed_stddev_sec,omitempty"`
-	ExitStatus  int        `json:"exit_status"`     // of the last run
+	Schema     string     `json:"schema"`
+	Command    []string   `json:"command,omitempty"`
+	Mode       string     `json:"mode"`           // "launch", "attach", "system"
+	PIDs       []int      `json:"pids,omitempty"` // attach mode
+	CPUs       []int      `json:"cpus,omitempty"` // system mode CPU list
+	Scaled     bool       `json:"scaled"`         // false with --no-scale
+	Repeat     int        `json:"repeat"`         // -r
+	Backend    string     `json:"backend"`        // "perf_event" or "fake"
+	Runs       []Run      `json:"runs"`
+	Summary    []Summary  `json:"summary"`
+	Intervals  []Interval `json:"intervals,omitempty"`
+	ElapsedSec float64    `json:"elapsed_sec"` // mean wall time over runs
+	ElapsedStd float64    `json:"elapsed_stddev_sec,omitempty"`
+	ExitStatus int        `json:"exit_status"` // of the last run
 }
