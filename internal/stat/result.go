@@ -65,6 +65,8 @@ type Run struct {
 	ElapsedSec float64 `json:"elapsed_sec"` // wall clock seconds, our own clock (not time_enabled)
 	ExitStatus int     `json:"exit_status"` // shell-style: 128+N when killed by signal N
 	Signal     string  `json:"signal,omitempty"`
+	UserSec    float64 `json:"user_sec"` // rusage of the workload (launch mode)
+	SysSec     float64 `json:"sys_sec"`
 	Counts     []Count `json:"counts"`
 }
 
