@@ -1,4 +1,45 @@
 #!/usr/bin/env bash
-# Installs what `make test` needs on a fresh Debian machine. Idempotent; fast when all is present.
+# Installs what `make test` needs on a fresh Debian 12 machine (run as root; CI runs it with
+# CI=true and no stdin). Idempotent: when everything is present it only runs dpkg-query and
+# exits in well under a second; `apt-get update` runs only when something is missing.
 set -euo pipefail
-echo "deps: nothing to install yet"
+
+PKGS=(
+	qemu-system-arm          # qemu-system-aarch64 and qemu-system-arm: the emulated ARM PMUs
+	gcc-aarch64-linux-gnu    # static arm64 workloads
+	gcc-arm-linux-gnueabihf  # static armv7 workloads
+	libc6-dev-arm64-cross
+	libc6-dev-armhf-cross
+	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
+	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[[ "$st" == installed ]] || missing+=("$p")
+done
+
+if ((${#missing[@]} == 0)); then
+	echo "deps: all present"
+	exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+	echo "deps: missing ${missing[*]}; run as root (sudo $0) or install them with apt-get" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+# Other jobs may hold the dpkg lock for a while: wait for it instead of failing.
+APT=(apt-get -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends)
+
+echo "deps: installing ${missing[*]}"
+"${APT[@]}" update
+# The first install sometimes ends with a dpkg error on a fresh machine; a second run completes.
+if ! "${APT[@]}" install "${missing[@]}" </dev/null; then
+	echo "deps: apt-get install failed once, retrying" >&2
+	dpkg --configure -a </dev/null || true
+	"${APT[@]}" install "${missing[@]}" </dev/null
+fi
+echo "deps: done"
