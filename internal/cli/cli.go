@@ -1,25 +1,63 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 )
 
+// commands is pmc's command table: one constructor per subcommand, each in its own file.
+// The help text is generated from what they declare.
+var commands = []func(*env) *cobra.Command{
+	newStatCmd,
+}
+
+// env carries what every subcommand needs from the outside world, so tests can swap it.
+type env struct {
+	stdout, stderr io.Writer
+}
+
+// exitError carries a process exit status through cobra (e.g. the workload's status).
+type exitError struct {
+	code int
+	err  error // nil when the status alone says it (no message to print)
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
 // Run executes pmc with args (without the program name) and returns the process exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
 		Use:           "pmc",
 		Short:         "count, explain, compare and sample hardware performance events",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	for _, c := range commands {
+		root.AddCommand(c(e))
+	}
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
-		io.WriteString(stderr, "pmc: "+err.Error()+"\n")
-		return 1
+	err := root.Execute()
+	if err == nil {
+		return 0
 	}
-	return 0
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(stderr, "pmc: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(stderr, "pmc: %v\n", err)
+	return 1
 }

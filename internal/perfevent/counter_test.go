@@ -1,0 +1,106 @@
+package perfevent
+
+import (
+	"encoding/binary"
+	"errors"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func words(ws ...uint64) []byte {
+	b := make([]byte, 8*len(ws))
+	for i, w := range ws {
+		binary.NativeEndian.PutUint64(b[8*i:], w)
+	}
+	return b
+}
+
+func TestParseRead(t *testing.T) {
+	v, err := ParseRead(words(42, 1000, 500), FormatTotalTimeEnabled|FormatTotalTimeRunning)
+	if err != nil || v != (Value{Raw: 42, Enabled: 1000, Running: 500}) {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+	v, err = ParseRead(words(7, 9, 8, 3), FormatTotalTimeEnabled|FormatTotalTimeRunning|FormatID)
+	if err != nil || v != (Value{Raw: 7, Enabled: 9, Running: 8, ID: 3}) {
+		t.Fatalf("got %+v, %v", v, err)
+	}
+	if _, err := ParseRead(words(1), FormatTotalTimeEnabled); err == nil {
+		t.Fatal("short read accepted")
+	}
+	if _, err := ParseRead([]byte{1, 2, 3}, 0); err == nil {
+		t.Fatal("odd length accepted")
+	}
+}
+
+func TestParseGroupRead(t *testing.T) {
+	f := FormatGroup | FormatTotalTimeEnabled | FormatTotalTimeRunning | FormatID
+	vs, err := ParseGroupRead(words(2, 100, 50, 11, 1, 22, 2), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Value{{Raw: 11, Enabled: 100, Running: 50, ID: 1}, {Raw: 22, Enabled: 100, Running: 50, ID: 2}}
+	if len(vs) != 2 || vs[0] != want[0] || vs[1] != want[1] {
+		t.Fatalf("got %+v", vs)
+	}
+	if _, err := ParseGroupRead(words(1000, 1, 2), f); err == nil {
+		t.Fatal("impossible member count accepted")
+	}
+}
+
+func TestEncodeBits(t *testing.T) {
+	k, err := Encode(Attr{Type: TypeSoftware, Config: SWTaskClock, Disabled: true, Inherit: true,
+		EnableOnExec: true, ExcludeGuest: true, PreciseIP: 3, Config1: 5, Config2: 6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := unix.PerfBitDisabled | unix.PerfBitInherit | unix.PerfBitEnableOnExec |
+		unix.PerfBitExcludeGuest | unix.PerfBitPreciseIPBit1 | unix.PerfBitPreciseIPBit2
+	if k.Bits != want || k.Ext1 != 5 || k.Ext2 != 6 || k.Size != 128 {
+		t.Fatalf("bits %#x want %#x, ext %d %d size %d", k.Bits, want, k.Ext1, k.Ext2, k.Size)
+	}
+	if _, err := Encode(Attr{PreciseIP: 4}); err == nil {
+		t.Fatal("precise_ip 4 accepted")
+	}
+}
+
+// TestOpenSoftware counts this thread's task-clock for real: the value must grow with work.
+func TestOpenSoftware(t *testing.T) {
+	c, err := Open("task-clock", Attr{Type: TypeSoftware, Config: SWTaskClock, Disabled: true,
+		ReadFormat: FormatTotalTimeEnabled | FormatTotalTimeRunning}, CallingThread, AnyCPU, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Enable(); err != nil {
+		t.Fatal(err)
+	}
+	x := 0
+	for i := 0; i < 20_000_000; i++ {
+		x += i ^ x
+	}
+	_ = x
+	if err := c.Disable(); err != nil {
+		t.Fatal(err)
+	}
+	v, err := c.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Raw < 1_000_000 || v.Enabled == 0 || v.Running != v.Enabled {
+		t.Fatalf("task-clock %+v: want >1ms and running == enabled", v)
+	}
+}
+
+// TestOpenHardwareNoPMU: on a machine without a PMU, instructions must be ErrNotSupported.
+func TestOpenHardwareNoPMU(t *testing.T) {
+	c, err := Open("instructions", Attr{Type: TypeHardware, Config: HWInstructions, Disabled: true},
+		CallingThread, AnyCPU, nil)
+	if err == nil {
+		c.Close()
+		t.Skip("this machine has a hardware PMU")
+	}
+	if !errors.Is(err, ErrNotSupported) {
+		t.Fatalf("want ErrNotSupported, got %v", err)
+	}
+}

@@ -1,0 +1,83 @@
+package perfevent
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+var (
+	// ErrNotSupported: the kernel or the hardware has no such event here (ENOENT, EOPNOTSUPP,
+	// ENODEV, ENXIO). On a machine without a hardware PMU every hardware event ends here.
+	ErrNotSupported = errors.New("event not supported")
+	// ErrPermission: perf_event_paranoid or missing CAP_PERFMON refused the event.
+	ErrPermission = errors.New("permission denied")
+	// ErrInvalid: the kernel rejected the attribute (EINVAL), e.g. a group larger than the
+	// counters, a bad format value, or a flag this kernel does not know.
+	ErrInvalid = errors.New("invalid event attributes")
+	// ErrBusy: the counter is taken by another user (EBUSY), e.g. an exclusive or pinned event.
+	ErrBusy = errors.New("counter busy")
+	// ErrTooManyFiles: the fd limit was reached (EMFILE).
+	ErrTooManyFiles = errors.New("too many open files")
+)
+
+// OpenError says which event failed to open and why, wrapping one of the sentinels above.
+type OpenError struct {
+	Event string
+	PID   int
+	CPU   int
+	Errno unix.Errno
+	Err   error // a sentinel
+}
+
+func (e *OpenError) Error() string {
+	msg := fmt.Sprintf("opening %q: %v (%v)", e.Event, e.Err, e.Errno)
+	if hint := Hint(e.Err); hint != "" {
+		msg += ": " + hint
+	}
+	return msg
+}
+
+func (e *OpenError) Unwrap() error { return e.Err }
+
+func classify(errno unix.Errno) error {
+	switch errno {
+	case unix.ENOENT, unix.EOPNOTSUPP, unix.ENODEV, unix.ENXIO:
+		return ErrNotSupported
+	case unix.EACCES, unix.EPERM:
+		return ErrPermission
+	case unix.EBUSY:
+		return ErrBusy
+	case unix.EMFILE:
+		return ErrTooManyFiles
+	default:
+		return ErrInvalid
+	}
+}
+
+// Hint names the fix for a sentinel error, in one line.
+func Hint(err error) string {
+	switch {
+	case errors.Is(err, ErrPermission):
+		p := Paranoid()
+		return fmt.Sprintf("kernel.perf_event_paranoid is %s; run as root, grant CAP_PERFMON, or "+
+			"`sysctl -w kernel.perf_event_paranoid=1` (-1 for system-wide and raw events)", p)
+	case errors.Is(err, ErrTooManyFiles):
+		return "raise the open-file limit (`ulimit -n`) or count fewer events/CPUs"
+	case errors.Is(err, ErrBusy):
+		return "another tool holds this counter (e.g. an NMI watchdog: `sysctl -w kernel.nmi_watchdog=0`)"
+	}
+	return ""
+}
+
+// Paranoid reads /proc/sys/kernel/perf_event_paranoid ("?" when unreadable).
+func Paranoid() string {
+	b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid")
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
+}
