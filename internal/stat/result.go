@@ -122,4 +122,20 @@ type Result struct {
 	ElapsedSec float64    `json:"elapsed_sec"` // mean wall time over runs
 	ElapsedStd float64    `json:"elapsed_stddev_sec,omitempty"`
 	ExitStatus int        `json:"exit_status"` // of the last run
+	UserSec    float64    `json:"user_sec"`    // mean over runs
+	SysSec     float64    `json:"sys_sec"`
+	Metrics    []Metric   `json:"metrics,omitempty"`
+}
+
+// Metric is a value derived from counts (IPC, miss ratios, rates), computed by package metrics.
+type Metric struct {
+	Name     string  `json:"name"` // "IPC", "L1D_miss_ratio"
+	Value    float64 `json:"value"`
+	Unit     string  `json:"unit,omitempty"`    // "insn per cycle", "%", "PTI", "/sec", "GHz"
+	Event    string  `json:"event,omitempty"`   // the event row the text output prints it beside
+	CPU      int     `json:"cpu"`               // -1 when aggregated
+	Together bool    `json:"measured_together"` // all operands were in one group (co-scheduled)
+	Valid    bool    `json:"valid"`             // false when an operand was not counted/supported
+	Warning  string  `json:"warning,omitempty"` // plausibility problem, e.g. "misses exceed accesses"
+
 }
