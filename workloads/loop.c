@@ -2,9 +2,9 @@
  * loop N: run a loop of exactly N iterations whose body is inline assembly with a known
  * instruction count, so that a user-space instruction counter over the WHOLE process obeys
  *
- *     count(N) - count(0) == LOOP_INSNS_PER_ITER * N        (exactly, for 0 <= N <= LOOP_MAX)
+ *     count(N) - count(0) == WL_SPIN_INSNS_PER_ITER * N        (exactly, for 0 <= N <= LOOP_MAX)
  *
- * Per-iteration and guard instruction counts (LOOP_INSNS_PER_ITER == 2 on every ISA):
+ * Per-iteration and guard instruction counts (WL_SPIN_INSNS_PER_ITER == 2 on every ISA):
  *   x86-64:  test %rcx,%rcx ; jz 2f ; 1: dec %rcx ; jnz 1b ; 2:
  *   aarch64: cbz x0, 2f ;            1: subs x0, x0, #1 ; b.ne 1b ; 2:
  *   armv7:   cmp r0, #0 ; beq 2f ;   1: subs r0, r0, #1 ; bne 1b ; 2:
@@ -23,7 +23,9 @@
  *     space only (instructions:u); the user-space side is identical for every N.
  *   - Nothing is printed before the loop. The environment and the number of arguments must be
  *     the same between the runs compared (libc start-up scans them); the LENGTH of argv[1]
- *     does not matter.
+ *     does not matter in the static build (the Makefile's default). In a dynamic build ld.so
+ *     scans the environment strings, which move with argv's length, and its strcspn cost
+ *     changes with their alignment (measured: 14 instructions between "0" and "123456").
  * The test workloads_test.go checks this with valgrind callgrind (exact user-space Ir) on the
  * host; test/qemu checks it on the ARM guests with INST_RETIRED under -icount.
  *
@@ -33,63 +35,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LOOP_INSNS_PER_ITER 2
 #define LOOP_DIGITS 10                 /* accepted argument width: 1..10 decimal digits */
 #define LOOP_MAX 4000000000ull         /* bounds the run time: ~2-4 s natively */
 
-#if defined(__x86_64__)
-#define LOOP_ISA "x86-64"
-#elif defined(__aarch64__)
-#define LOOP_ISA "aarch64"
-#elif defined(__arm__) && defined(__thumb__)
-#define LOOP_ISA "armv7-thumb2"
-#elif defined(__arm__)
-#define LOOP_ISA "armv7-arm"
-#else
-#error "loop.c: no inline-assembly loop for this ISA (x86-64, aarch64, armv7 only)"
-#endif
-
-/* The counted loop. noinline keeps its code identical whatever the caller looks like. */
-__attribute__((noinline)) static void spin(uint32_t n)
-{
-#if defined(__x86_64__)
-	uint64_t c = n;
-	__asm__ volatile("test %0, %0\n\t"
-			 "jz 2f\n"
-			 "1:\n\t"
-			 "dec %0\n\t"
-			 "jnz 1b\n"
-			 "2:\n"
-			 : "+r"(c)
-			 :
-			 : "cc");
-#elif defined(__aarch64__)
-	uint64_t c = n;
-	__asm__ volatile("cbz %0, 2f\n"
-			 "1:\n\t"
-			 "subs %0, %0, #1\n\t"
-			 "b.ne 1b\n"
-			 "2:\n"
-			 : "+r"(c)
-			 :
-			 : "cc");
-#elif defined(__arm__)
-	uint32_t c = n;
-	__asm__ volatile(
-#if !defined(__thumb__)
-			 ".arm\n\t"
-#endif
-			 "cmp %0, #0\n\t"
-			 "beq 2f\n"
-			 "1:\n\t"
-			 "subs %0, %0, #1\n\t"
-			 "bne 1b\n"
-			 "2:\n"
-			 : "+r"(c)
-			 :
-			 : "cc");
-#endif
-}
+#include "spin.h"
 
 static void die(const char *msg)
 {
@@ -158,10 +107,10 @@ int main(int argc, char **argv)
 	if (n > LOOP_MAX)
 		die("loop: N too large: the maximum is 4000000000 (keeps the run under a few seconds)\n");
 
-	spin((uint32_t)n);
+	wl_spin((uint32_t)n);
 
 	static const char pre[] = "loop n=";
-	static const char post[] = " per_iter=2 isa=" LOOP_ISA "\n";
+	static const char post[] = " per_iter=2 isa=" WL_ISA "\n";
 	char line[sizeof pre - 1 + 10 + sizeof post];
 	memcpy(line, pre, sizeof pre - 1);
 	uint32_t k = format_fixed((uint32_t)n, line + sizeof pre - 1);
