@@ -1,0 +1,20 @@
+// Package launch runs a workload so that counters opened on it start at its exec, as perf's
+// fork + enable_on_exec does, from Go, which cannot fork without exec.
+//
+// Start re-executes pmc (/proc/self/exe) as a shim with PMC_LAUNCH_SHIM in its environment.
+// The shim is this package's init: it never reaches pmc's main. Locked to the main thread,
+// it blocks reading a "go" byte from an inherited pipe. Meanwhile the caller opens counters
+// on Child.Pid() with enable_on_exec=1, inherit=1, disabled=1. Exec writes the byte; the shim
+// removes its variable from the environment and execs the already-resolved path on the
+// counted thread (the exec restores the RLIMIT_NOFILE soft limit pmc started with). An exec
+// failure goes back through a close-on-exec pipe that pmc reads only after the exit, so
+// nothing wakes pmc at exec time; the shim then exits 127 or 126 like a shell.
+//
+// Wait parks on a pidfd in Go's poller (no thread busy in waitid, no sysmon churn), measures
+// the wall clock itself from Exec to exit, and returns the exit status with the rusage
+// times minus the shim's own start-up. ForwardSignals keeps pmc alive through SIGINT,
+// SIGTERM, SIGHUP and SIGQUIT and passes them on without doubling a terminal's ^C.
+//
+// LookPath resolves a command as a shell does and returns an *ExecError carrying the exit
+// status 127 (not found) or 126 (not executable). The CLI prints it as "pmc: " + Error().
+package launch

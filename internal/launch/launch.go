@@ -1,0 +1,214 @@
+package launch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// Cmd is a workload to run.
+type Cmd struct {
+	// Path is the file to exec, normally from LookPath. If empty, Start resolves Args[0]
+	// with the $PATH of Env. A relative Path is relative to Dir, as in os/exec.
+	Path string
+	Args []string // argv, Args[0] included; required
+	Env  []string // the exact environment; nil means os.Environ()
+	Dir  string   // working directory; "" means pmc's
+	// Standard streams of the workload; nil means /dev/null.
+	Stdin, Stdout, Stderr *os.File
+}
+
+// Child is a started shim, blocked before the exec of its workload. Its methods are not
+// safe for concurrent use, except Signal and Pid.
+type Child struct {
+	pid   int
+	path  string
+	name  string
+	pidfd *os.File // nil when the kernel has no pidfd; then Wait uses wait4
+	goW   int      // write end of the go pipe; -1 once Exec (or Kill) closed it
+	errR  int      // read end of the record pipe (non-blocking); -1 once read
+	start time.Time
+
+	mu         sync.Mutex // guards done and terminated against Signal and Wait's context
+	done       bool
+	terminated bool
+	status     Status
+	err        error
+}
+
+// shimFDs are the fds the go and record pipes get in the shim (after stdin, stdout, stderr).
+const (
+	shimGoFD  = 3
+	shimErrFD = 4
+)
+
+// Start starts the shim: a copy of pmc (/proc/self/exe) that runs nothing of pmc, waits
+// for Exec, then execs c.Path. When Start returns the child exists with its final pid, so
+// counters can be opened on Pid() with enable_on_exec. Errors: an *ExecError (exit status
+// 127 or 126) when the command cannot be run, else the failing system call.
+func Start(c Cmd) (*Child, error) {
+	if len(c.Args) == 0 {
+		return nil, errors.New("launch: no command given")
+	}
+	env := c.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	path := c.Path
+	if path == "" {
+		var err error
+		if path, err = lookPath(c.Args[0], c.Dir, envValue(env, "PATH")); err != nil {
+			return nil, err
+		}
+	} else if err := checkExec(inDir(c.Dir, path)); err != nil {
+		return nil, &ExecError{Name: c.Args[0], Path: path, Err: err}
+	}
+
+	var files [3]*os.File
+	for i, f := range []*os.File{c.Stdin, c.Stdout, c.Stderr} {
+		if f == nil {
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				return nil, fmt.Errorf("launch: %w", err)
+			}
+			defer null.Close()
+			f = null
+		}
+		files[i] = f
+	}
+	goR, goW, err := perfevent.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	errR, errW, err := perfevent.Pipe()
+	if err != nil {
+		syscall.Close(goR)
+		syscall.Close(goW)
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	spec := "1:" + strconv.Itoa(shimGoFD) + ":" + strconv.Itoa(shimErrFD) + ":" + path
+	shimEnvv := append(withoutVar(env, shimEnv), shimEnv+"="+spec)
+	attr := &syscall.ProcAttr{
+		Dir: c.Dir,
+		Env: shimEnvv,
+		// Fd() also puts the stdio files in blocking mode, as the workload expects.
+		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd(), uintptr(goR), uintptr(errW)},
+	}
+	pid, err := syscall.ForkExec("/proc/self/exe", c.Args, attr)
+	runtime.KeepAlive(files)
+	syscall.Close(goR)
+	syscall.Close(errW)
+	if err != nil {
+		syscall.Close(goW)
+		syscall.Close(errR)
+		return nil, fmt.Errorf("launch: starting the shim: %w", err)
+	}
+	ch := &Child{pid: pid, path: path, name: c.Args[0], goW: goW, errR: errR}
+	// Read after exit only, but never block on it: a stray copy of the write end (an fd
+	// inherited by a process forked elsewhere in pmc at this moment) must not hang Wait.
+	if err := perfevent.SetBlocking(errR, false); err != nil {
+		ch.Kill()
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	pidfd, err := perfevent.PidfdOpen(pid)
+	switch {
+	case err == nil:
+		// Non-blocking, so os.NewFile registers it with Go's poller: Wait parks on it.
+		if err := perfevent.SetBlocking(pidfd, false); err != nil {
+			syscall.Close(pidfd)
+			ch.Kill()
+			return nil, fmt.Errorf("launch: %w", err)
+		}
+		ch.pidfd = os.NewFile(uintptr(pidfd), "pidfd:"+strconv.Itoa(pid))
+	case errors.Is(err, perfevent.ErrNoPidfd):
+	default:
+		ch.Kill()
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	return ch, nil
+}
+
+func envValue(env []string, name string) string {
+	v := ""
+	for _, kv := range env {
+		if len(kv) > len(name) && kv[len(name)] == '=' && kv[:len(name)] == name {
+			v = kv[len(name)+1:] // the last one wins, as in getenv of most libcs' setenv
+		}
+	}
+	return v
+}
+
+// Pid is the child's pid: the shim's now, the workload's after Exec (exec keeps the pid).
+func (ch *Child) Pid() int { return ch.pid }
+
+// Path is the file the shim execs.
+func (ch *Child) Path() string { return ch.path }
+
+// Exec lets the shim exec the workload; the wall clock of Status.Elapsed starts here. It does
+// not wait for the exec: an exec failure shows up in Wait's Status.ExecErr.
+func (ch *Child) Exec() error {
+	if ch.goW < 0 {
+		return errors.New("launch: Exec called twice or after Kill")
+	}
+	ch.start = time.Now()
+	_, err := syscall.Write(ch.goW, []byte{1})
+	for err == syscall.EINTR {
+		_, err = syscall.Write(ch.goW, []byte{1})
+	}
+	syscall.Close(ch.goW)
+	ch.goW = -1
+	if err != nil {
+		return fmt.Errorf("launch: releasing the workload: %w", err) // EPIPE: the shim died
+	}
+	return nil
+}
+
+// Signal sends sig to the child (through its pidfd when there is one, so never to a reused
+// pid). After Wait returned it reports os.ErrProcessDone.
+func (ch *Child) Signal(sig os.Signal) error {
+	s, ok := sig.(syscall.Signal)
+	if !ok {
+		return fmt.Errorf("launch: unsupported signal %v", sig)
+	}
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if ch.done {
+		return os.ErrProcessDone
+	}
+	return ch.signalLocked(s)
+}
+
+func (ch *Child) signalLocked(s syscall.Signal) error {
+	if ch.pidfd != nil {
+		rc, err := ch.pidfd.SyscallConn()
+		if err != nil {
+			return err
+		}
+		var serr error
+		if err := rc.Control(func(fd uintptr) { serr = perfevent.PidfdSignal(int(fd), s) }); err != nil {
+			return err
+		}
+		return serr
+	}
+	return syscall.Kill(ch.pid, s)
+}
+
+// Kill ends a child whose session failed before (or instead of) Exec: SIGKILL, then reap.
+// It is a no-op once Wait has returned.
+func (ch *Child) Kill() {
+	if ch.goW >= 0 {
+		syscall.Close(ch.goW) // the shim would see EOF and exit without running anything
+		ch.goW = -1
+	}
+	if ch.Signal(syscall.SIGKILL) == os.ErrProcessDone {
+		return
+	}
+	ch.reap()
+}

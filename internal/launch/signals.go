@@ -1,0 +1,63 @@
+package launch
+
+import (
+	"os"
+	"os/signal"
+	"sync"
+	"syscall"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// ForwardSignals keeps pmc alive through SIGINT, SIGTERM, SIGHUP and SIGQUIT while the
+// workload runs, and passes each to the workload, so that Wait returns the workload's status
+// and the caller can still print its counts. Call it before Exec and call stop after Wait;
+// stop restores the default actions.
+//
+// The signals are caught with signal.Notify, never ignored: an ignored signal would stay
+// ignored in the workload across exec.
+//
+// A ^C or ^\ typed at the terminal already reaches the workload, which is in pmc's process
+// group. Forwarding it too would deliver it twice, and a workload that handles the first
+// (an interpreter cleaning up) would be interrupted again. So SIGINT and SIGQUIT are not
+// forwarded while pmc's process group is the terminal's foreground group; in that state a
+// `kill -INT` aimed at pmc alone is not passed on either (use SIGTERM for that). SIGTERM and
+// SIGHUP are always forwarded.
+func ForwardSignals(ch *Child) (stop func()) {
+	c := make(chan os.Signal, 8)
+	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		for {
+			select {
+			case sig := <-c:
+				if fromTerminal(sig) {
+					continue
+				}
+				ch.Signal(sig) // ErrProcessDone after exit: nothing left to tell
+			case <-quit:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			signal.Stop(c)
+			close(quit)
+			<-finished
+		})
+	}
+}
+
+// fromTerminal reports whether sig is one the terminal sends to its whole foreground process
+// group and pmc is in that group, so the workload got it already.
+func fromTerminal(sig os.Signal) bool {
+	if sig != syscall.SIGINT && sig != syscall.SIGQUIT {
+		return false
+	}
+	fg, err := perfevent.ForegroundOfTTY()
+	return err == nil && fg
+}

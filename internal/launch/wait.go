@@ -1,0 +1,167 @@
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// Status is how the workload ended.
+type Status struct {
+	Code       int  // exit code when !Signaled
+	Signaled   bool // killed by Signal
+	Signal     syscall.Signal
+	CoreDumped bool
+	// ExecErr is an *ExecError when the shim could not exec the workload; Code is then 127
+	// (ENOENT) or 126 (EACCES, ENOEXEC...).
+	ExecErr error
+	// User and Sys are the CPU times of the workload and the descendants it waited for
+	// (wait's rusage), without the shim's own start-up before the exec.
+	User, Sys time.Duration
+	// Elapsed is wall-clock time from Exec to the moment the exit was seen.
+	Elapsed time.Duration
+	// Terminated: Wait sent SIGTERM because its context was done.
+	Terminated bool
+}
+
+// ExitCode is the status in the shell's convention: the exit code, 128+N when killed by
+// signal N, 127/126 when the command could not be run.
+func (s Status) ExitCode() int {
+	if s.Signaled {
+		return 128 + int(s.Signal)
+	}
+	return s.Code
+}
+
+// Wait blocks until the workload exits and returns its status. It parks on the child's pidfd
+// in Go's poller, so pmc's threads sleep while the workload runs (os.Process.Wait would keep
+// a thread in waitid and the runtime's sysmon waking, which shows up in the counts on small
+// machines). When ctx is done first, Wait sends SIGTERM once (what perf stat's --timeout
+// does) and keeps waiting for the exit; Status.Terminated records it. A workload that
+// ignores SIGTERM still ends Wait when it gets SIGKILL or the forwarded SIGINT. Calling Wait
+// again returns the same result.
+func (ch *Child) Wait(ctx context.Context) (Status, error) {
+	ch.mu.Lock()
+	done := ch.done
+	ch.mu.Unlock()
+	if done {
+		return ch.status, ch.err
+	}
+	stop := context.AfterFunc(ctx, func() {
+		ch.mu.Lock()
+		defer ch.mu.Unlock()
+		if !ch.done && ch.signalLocked(syscall.SIGTERM) == nil {
+			ch.terminated = true
+		}
+	})
+	ch.reap()
+	stop()
+	ch.mu.Lock()
+	ch.status.Terminated = ch.terminated // final: reap set done, so no SIGTERM comes later
+	ch.mu.Unlock()
+	return ch.status, ch.err
+}
+
+// reap waits for the exit, then fills status and err and releases the fds.
+func (ch *Child) reap() {
+	info, end, err := ch.waitExit()
+	st := Status{}
+	if err == nil {
+		st.Code, st.Signaled, st.Signal, st.CoreDumped = info.Code, !info.Exited, info.Signal, info.CoreDumped
+		st.User, st.Sys = info.User, info.Sys
+		if !ch.start.IsZero() {
+			st.Elapsed = end.Sub(ch.start)
+		}
+		ch.applyRecords(&st)
+	} else {
+		err = fmt.Errorf("launch: waiting for %s: %w", ch.name, err)
+	}
+	if ch.errR >= 0 {
+		syscall.Close(ch.errR)
+		ch.errR = -1
+	}
+	if ch.goW >= 0 {
+		syscall.Close(ch.goW)
+		ch.goW = -1
+	}
+	ch.mu.Lock()
+	ch.done, ch.status, ch.err = true, st, err
+	ch.mu.Unlock()
+	if ch.pidfd != nil { // after done: Signal holds mu while it uses the pidfd
+		ch.pidfd.Close()
+	}
+}
+
+// waitExit returns the exit and the time it was seen.
+func (ch *Child) waitExit() (perfevent.ExitInfo, time.Time, error) {
+	if ch.pidfd == nil {
+		info, err := perfevent.Wait4(ch.pid)
+		return info, time.Now(), err
+	}
+	rc, err := ch.pidfd.SyscallConn()
+	if err != nil {
+		return perfevent.ExitInfo{}, time.Time{}, err
+	}
+	var info perfevent.ExitInfo
+	var end time.Time
+	var werr error
+	// Read calls the function, and while it returns false parks the goroutine until the
+	// pidfd polls readable, which it does once the child has exited.
+	err = rc.Read(func(fd uintptr) bool {
+		var done bool
+		info, done, werr = perfevent.WaitPidfd(int(fd), false)
+		if done {
+			end = time.Now()
+		}
+		return done || werr != nil
+	})
+	if werr != nil && errors.Is(werr, perfevent.ErrNoPidfd) {
+		// A kernel with pidfd_open but no waitid(P_PIDFD) (5.3).
+		info, werr = perfevent.Wait4(ch.pid)
+		end = time.Now()
+	}
+	if err == nil {
+		err = werr
+	}
+	return info, end, err
+}
+
+// applyRecords reads what the shim left in the record pipe: its CPU time before the exec
+// ("r USER_NS SYS_NS") and, if the exec failed, the errno ("e ERRNO"). Called after the
+// exit only: the pipe never wakes pmc while the workload runs.
+func (ch *Child) applyRecords(st *Status) {
+	var buf [512]byte
+	var data []byte
+	for ch.errR >= 0 {
+		n, err := syscall.Read(ch.errR, buf[:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if n <= 0 {
+			break
+		}
+		data = append(data, buf[:n]...)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 3 && f[0] == "r":
+			u, err1 := strconv.ParseInt(f[1], 10, 64)
+			s, err2 := strconv.ParseInt(f[2], 10, 64)
+			if err1 == nil && err2 == nil {
+				st.User = max(st.User-time.Duration(u), 0)
+				st.Sys = max(st.Sys-time.Duration(s), 0)
+			}
+		case len(f) == 2 && f[0] == "e":
+			if n, err := strconv.Atoi(f[1]); err == nil {
+				st.ExecErr = &ExecError{Name: ch.name, Path: ch.path, Err: syscall.Errno(n)}
+			}
+		}
+	}
+}
