@@ -19,16 +19,21 @@ var (
 
 // Error is a problem at a column of an expression.
 type Error struct {
-	Pos int    // 1-based column (byte offset + 1) in the expression, 0 when not tied to one
-	Msg string // what is wrong, lowercase
-	Err error  // the sentinel it belongs to
+	Metric string // the metric whose definition or evaluation failed, "" for a bare expression
+	Pos    int    // 1-based column (byte offset + 1) in the expression, 0 when not tied to one
+	Msg    string // what is wrong, lowercase
+	Err    error  // the sentinel it belongs to
 }
 
 func (e *Error) Error() string {
-	if e.Pos > 0 {
-		return fmt.Sprintf("metrics: at %d: %s", e.Pos, e.Msg)
+	prefix := "metrics: "
+	if e.Metric != "" {
+		prefix += e.Metric + ": "
 	}
-	return "metrics: " + e.Msg
+	if e.Pos > 0 {
+		return fmt.Sprintf("%sat %d: %s", prefix, e.Pos, e.Msg)
+	}
+	return prefix + e.Msg
 }
 
 func (e *Error) Unwrap() error { return e.Err }
