@@ -1,0 +1,143 @@
+package events
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	pe "github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/pmu"
+)
+
+// maxAliasDepth bounds sysfs events whose terms name other sysfs events.
+const maxAliasDepth = 4
+
+// pmuEvent resolves pmu/terms/.
+func (r *resolver) pmuEvent(spec EventSpec) (resolved, error) {
+	p, ok := r.sys.PMUs[spec.Name]
+	if !ok {
+		names := r.sys.Names()
+		have := strings.Join(names, ", ")
+		if have == "" {
+			have = "none"
+		}
+		return resolved{}, r.errAt(spec, errf(ErrUnknownPMU, "pmu %q not found (have: %s)", spec.Name, have).hint(didYouMean(spec.Name, names)))
+	}
+	return r.pmuTerms(spec, p, spec.Terms)
+}
+
+// pmuTerms builds the attr of an event on PMU p from terms: config words, format fields,
+// sysfs events (expanded in place, their unit and scale kept) and name=.
+func (r *resolver) pmuTerms(spec EventSpec, p *pmu.PMU, terms []Term) (resolved, error) {
+	e := resolved{Event: Event{PMU: p.Name, Attr: pe.Attr{Type: p.Type}}}
+	if err := r.applyTerms(spec, p, terms, &e, 0); err != nil {
+		return resolved{}, r.errAt(spec, err)
+	}
+	words := []string{fmt.Sprintf("config=%#x", e.Attr.Config)}
+	for i, w := range []uint64{e.Attr.Config1, e.Attr.Config2, e.Attr.Config3} {
+		if w != 0 {
+			words = append(words, fmt.Sprintf("config%d=%#x", i+1, w))
+		}
+	}
+	e.Resolved = p.Name + "/" + strings.Join(words, ",") + "/"
+	return e, nil
+}
+
+func (r *resolver) applyTerms(spec EventSpec, p *pmu.PMU, terms []Term, e *resolved, depth int) error {
+	for _, t := range terms {
+		key := t.Key
+		if key == "name" {
+			if !t.HasValue {
+				return errf(ErrValue, "term \"name\" needs a value (name=NAME)")
+			}
+			e.Name = t.Value
+			continue
+		}
+		var v uint64 = 1
+		if t.HasValue {
+			n, ok := parseNumber(t.Value)
+			if !ok {
+				return errf(ErrValue, "bad value %q for term %q of pmu %s (want a decimal or 0x-hex number)", t.Value, key, p.Name)
+			}
+			v = n
+		}
+		switch key {
+		case "config":
+			e.Attr.Config = v
+			continue
+		case "config1":
+			e.Attr.Config1 = v
+			continue
+		case "config2":
+			e.Attr.Config2 = v
+			continue
+		case "config3":
+			e.Attr.Config3 = v
+			continue
+		}
+		if f, ok := p.Formats[key]; ok {
+			if err := f.Apply(&e.Attr, v); err != nil {
+				if errors.Is(err, pmu.ErrValueRange) {
+					return errf(ErrValue, "%s=%#x does not fit in %s/format/%s (%s, max %#x)", key, v, p.Name, key, f, f.Max())
+				}
+				return err
+			}
+			continue
+		}
+		if alias, ok := p.Events[key]; ok && !t.HasValue {
+			if depth >= maxAliasDepth {
+				return errf(ErrValue, "sysfs event %s/%s/ nests too deep", p.Name, key)
+			}
+			sub, err := aliasTerms(alias)
+			if err != nil {
+				return errf(ErrUnsupported, "sysfs event %s/%s/: %v", p.Name, key, err)
+			}
+			if err := r.applyTerms(spec, p, sub, e, depth+1); err != nil {
+				return err
+			}
+			if alias.Unit != "" {
+				e.Unit = alias.Unit
+			}
+			e.Scale = alias.Scale
+			continue
+		}
+		return unknownTerm(p, t)
+	}
+	return nil
+}
+
+// aliasTerms parses the term list of a sysfs event file.
+func aliasTerms(a pmu.Alias) ([]Term, error) {
+	var terms []Term
+	for _, part := range strings.Split(a.Terms, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, v, has := strings.Cut(part, "=")
+		if has && v == "?" {
+			return nil, fmt.Errorf("term %q needs a value from the user, which pmc does not support", k)
+		}
+		terms = append(terms, Term{Key: k, Value: v, HasValue: has})
+	}
+	return terms, nil
+}
+
+// unknownTerm explains a term that is neither a config word, a format field nor a sysfs event.
+func unknownTerm(p *pmu.PMU, t Term) error {
+	formats := append(p.FormatNames(), "config", "config1", "config2", "config3")
+	if t.HasValue {
+		return errf(ErrUnknownField, "format field %q not in %s/format (have: %s)",
+			t.Key, p.Name, strings.Join(formats, ", ")).hint(didYouMean(t.Key, formats))
+	}
+	known := append(p.EventNames(), formats...)
+	events := "none"
+	if len(p.Events) > 0 {
+		events = strings.Join(p.EventNames(), ", ")
+	}
+	if len(p.Events) > 12 {
+		events = strings.Join(p.EventNames()[:12], ", ") + ", ..."
+	}
+	return errf(ErrUnknownField, "%q is neither a sysfs event nor a format field of pmu %s (events: %s)",
+		t.Key, p.Name, events).hint(didYouMean(t.Key, known))
+}

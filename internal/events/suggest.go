@@ -1,0 +1,94 @@
+package events
+
+import (
+	"slices"
+	"strings"
+)
+
+// maxSuggestions is how many close names an error lists.
+const maxSuggestions = 3
+
+// didYouMean returns " (did you mean: a, b?)" for the candidates closest to name by edit
+// distance (ignoring case), or "" when none is close enough to be a plausible typo.
+func didYouMean(name string, candidates []string) string {
+	best := closest(name, candidates)
+	if len(best) == 0 {
+		return ""
+	}
+	return " (did you mean: " + strings.Join(best, ", ") + "?)"
+}
+
+func closest(name string, candidates []string) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	limit := max(1, min(3, len(name)/3))
+	lname := strings.ToLower(name)
+	var hits []scored
+	seen := map[string]bool{}
+	for _, c := range candidates {
+		if seen[c] || c == "" {
+			continue
+		}
+		seen[c] = true
+		if d := distance(lname, strings.ToLower(c), limit); d <= limit {
+			hits = append(hits, scored{c, d})
+		}
+	}
+	slices.SortFunc(hits, func(a, b scored) int {
+		if a.d != b.d {
+			return a.d - b.d
+		}
+		return strings.Compare(a.s, b.s)
+	})
+	var out []string
+	for i := 0; i < len(hits) && i < maxSuggestions; i++ {
+		out = append(out, hits[i].s)
+	}
+	return out
+}
+
+// distance is the Levenshtein distance of a and b, or limit+1 as soon as it must exceed limit.
+func distance(a, b string, limit int) int {
+	if d := len(a) - len(b); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		rowMin := cur[0]
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			rowMin = min(rowMin, cur[j])
+		}
+		if rowMin > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// knownNames lists every name a bare event could have meant.
+func (r *resolver) knownNames() []string {
+	names := append(symbolNames(), cacheNames()...)
+	for _, pn := range r.sys.Names() {
+		p := r.sys.PMUs[pn]
+		for _, e := range p.EventNames() {
+			names = append(names, e, pn+"/"+e+"/")
+		}
+	}
+	if r.opts.Tables != nil {
+		names = append(names, r.opts.Tables.Names()...)
+	}
+	return names
+}
