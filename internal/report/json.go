@@ -1,0 +1,26 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// JSON writes r as indented JSON with a trailing newline. The document is the Result
+// itself (docs/json-schema.md); an empty Schema is filled with stat.SchemaVersion so every
+// document says which schema it follows.
+func JSON(w io.Writer, r *stat.Result) error {
+	out := *r
+	if out.Schema == "" {
+		out.Schema = stat.SchemaVersion
+	}
+	data, err := json.MarshalIndent(&out, "", "  ")
+	if err != nil {
+		return fmt.Errorf("report: encode json: %w", err)
+	}
+	data = append(data, '\n')
+	_, err = w.Write(data)
+	return err
+}

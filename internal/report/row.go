@@ -1,0 +1,110 @@
+package report
+
+import (
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// row is one printed event line, built from a Summary (the end of a run) or a Count (an
+// interval), so text and CSV format the same numbers.
+type row struct {
+	event   string
+	unit    string
+	group   int
+	cpu     int
+	status  stat.Status
+	value   float64 // what the value column shows: scaled or raw (--no-scale), in unit
+	raw     float64 // mean raw count over runs
+	scaled  float64 // mean scaled count over runs (ns for clocks)
+	enabled uint64  // total over runs
+	running uint64  // total over runs
+	runTime uint64  // perf's running-time column: time_running per run
+	varPct  float64 // perf's "+- x%", 0 without repeats
+	metrics []stat.Metric
+}
+
+// hasValue reports whether the row carries a measured value.
+func (r row) hasValue() bool { return r.status == stat.Counted }
+
+// marker is the value-column text of a row without a value.
+func (r row) marker() string {
+	if r.status == stat.NotSupported {
+		return notSupported
+	}
+	return notCounted
+}
+
+// pct is perf's pct-running column.
+func (r row) pct() float64 { return pctRunning(r.enabled, r.running) }
+
+// multiplexed reports whether perf would print the "(66.67%)" running share.
+func (r row) multiplexed() bool { return r.running != r.enabled }
+
+// toUnit converts a count in raw units (ns for clocks) to what the unit column says.
+func toUnit(v float64, unit string) float64 {
+	if unit == "msec" {
+		return v / 1e6
+	}
+	return v
+}
+
+// summaryRows builds the rows of the final report. Without a Summary (a caller that did
+// not aggregate) the last run's counts are shown as they are.
+func summaryRows(res *stat.Result) []row {
+	runs := len(res.Runs)
+	if runs == 0 {
+		runs = 1
+	}
+	if len(res.Summary) == 0 && len(res.Runs) > 0 {
+		return countRows(res, res.Runs[len(res.Runs)-1].Counts)
+	}
+	rows := make([]row, 0, len(res.Summary))
+	for _, s := range res.Summary {
+		r := row{event: s.Event, unit: s.Unit, group: s.Group, cpu: s.CPU, status: s.Status,
+			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
+			runTime: s.Running / uint64(runs), varPct: s.VarPct}
+		r.value = r.scaled
+		if !res.Scaled {
+			r.value = r.raw
+		}
+		r.value = toUnit(r.value, r.unit)
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// countRows builds rows from one set of counts (an interval, or a single run).
+func countRows(res *stat.Result, counts []stat.Count) []row {
+	rows := make([]row, 0, len(counts))
+	for _, c := range counts {
+		r := row{event: c.Event, unit: c.Unit, group: c.Group, cpu: c.CPU, status: c.Status,
+			raw: float64(c.Raw), scaled: c.Scaled, enabled: c.Enabled, running: c.Running,
+			runTime: c.Running}
+		r.value = r.scaled
+		if !res.Scaled {
+			r.value = r.raw
+		}
+		r.value = toUnit(r.value, r.unit)
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// attachMetrics gives each row the metrics printed beside it (same event name and CPU; the
+// first such row when an event appears twice) and returns the metrics no row claimed.
+func attachMetrics(rows []row, metrics []stat.Metric) []stat.Metric {
+	var orphans []stat.Metric
+	for _, m := range metrics {
+		placed := false
+		for i := range rows {
+			if rows[i].event == m.Event && rows[i].cpu == m.CPU {
+				rows[i].metrics = append(rows[i].metrics, m)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			orphans = append(orphans, m)
+		}
+	}
+	return orphans
+}

@@ -1,0 +1,229 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// TextOptions tunes the human-readable output.
+type TextOptions struct {
+	// Thousands groups the digits of counts ("1,234,567"), as perf does when the locale
+	// asks for it. 0 prints no grouping, which is what perf prints under the C locale. See
+	// ThousandsFromEnv.
+	Thousands rune
+	// Metrics are printed in addition to Result.Metrics. TextInterval prints only these
+	// (the Result's metrics describe the whole run, and stat.Interval carries none).
+	Metrics []stat.Metric
+}
+
+// Column widths of perf stat's text layout.
+const (
+	valueWidth     = 18 // right-aligned count or "<not supported>"
+	unitWidth      = 4  // "msec" or blank
+	eventWidth     = 32 // event name on a row with a value
+	eventWidthNone = 25 // event name on a "<not counted>" row
+	metricWidth    = 35 // " # " + number + unit, padded
+	// metricIndent is where the metric column starts on a continuation line (a second
+	// metric for the same event): under the first one.
+	metricIndent = valueWidth + 1 + unitWidth + 1 + eventWidth
+	// headerEvery is how many intervals perf prints between two column headers.
+	headerEvery = 25
+)
+
+// Text writes r the way perf stat prints its counts: the header, one row per event, and the
+// elapsed/user/sys footer. A Result with Intervals prints every interval instead, with the
+// column header every 25 intervals and no footer, as perf stat -I does.
+func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
+	if len(r.Intervals) > 0 {
+		var b bytes.Buffer
+		for i, iv := range r.Intervals {
+			textInterval(&b, r, iv, i%headerEvery == 0, opt)
+		}
+		_, err := w.Write(b.Bytes())
+		return err
+	}
+	var b bytes.Buffer
+	b.WriteString("\n " + textTitle(r) + ":\n\n")
+	rows := summaryRows(r)
+	orphans := attachMetrics(rows, append(append([]stat.Metric(nil), r.Metrics...), opt.Metrics...))
+	repeated := repeats(r) > 1
+	for _, row := range rows {
+		textRow(&b, "", row, repeated, opt)
+	}
+	for _, m := range orphans {
+		textOrphan(&b, "", m)
+	}
+	textFooter(&b, r)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// TextInterval writes one -I interval as perf stat does: each row starts with the time
+// since the start; first adds the column header line (perf repeats it every 25
+// intervals). Metrics for the interval come from opt.Metrics.
+func TextInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt ...TextOptions) error {
+	var o TextOptions
+	if len(opt) > 0 {
+		o = opt[0]
+	}
+	var b bytes.Buffer
+	textInterval(&b, r, iv, first, o)
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func textInterval(b *bytes.Buffer, r *stat.Result, iv stat.Interval, first bool, opt TextOptions) {
+	if first {
+		if perCPU(iv.Counts) {
+			b.WriteString("#           time CPU                    counts unit events\n")
+		} else {
+			b.WriteString("#           time             counts unit events\n")
+		}
+	}
+	prefix := fmt.Sprintf("%16.9f ", iv.TimeSec)
+	rows := countRows(r, iv.Counts)
+	orphans := attachMetrics(rows, opt.Metrics)
+	for _, row := range rows {
+		textRow(b, prefix, row, false, opt)
+	}
+	for _, m := range orphans {
+		textOrphan(b, prefix, m)
+	}
+}
+
+// textTitle is perf's "Performance counter stats for ..." line without the colon.
+func textTitle(r *stat.Result) string {
+	var target string
+	switch r.Mode {
+	case "attach":
+		pids := make([]string, len(r.PIDs))
+		for i, p := range r.PIDs {
+			pids[i] = strconv.Itoa(p)
+		}
+		target = "process id '" + strings.Join(pids, ",") + "'"
+	case "system":
+		if len(r.CPUs) > 0 {
+			target = "'CPU(s) " + cpuList(r.CPUs) + "'"
+		} else {
+			target = "'system wide'"
+		}
+	default:
+		target = "'" + strings.Join(r.Command, " ") + "'"
+	}
+	title := "Performance counter stats for " + target
+	if n := repeats(r); n > 1 {
+		title += fmt.Sprintf(" (%d runs)", n)
+	}
+	return title
+}
+
+// repeats is the -r count: the runs asked for, or the runs recorded when that is unset.
+func repeats(r *stat.Result) int {
+	if r.Repeat > 0 {
+		return r.Repeat
+	}
+	return len(r.Runs)
+}
+
+func perCPU(counts []stat.Count) bool {
+	for _, c := range counts {
+		if c.CPU >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// cpuPrefix is perf's -A column: "CPU0" padded to 10 characters and a space.
+func cpuPrefix(cpu int) string {
+	if cpu < 0 {
+		return ""
+	}
+	return fmt.Sprintf("CPU%-7d ", cpu)
+}
+
+// textRow writes one event: value, unit, name, metric column(s), variation, running share.
+func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptions) {
+	prefix += cpuPrefix(r.cpu)
+	value := r.marker()
+	if r.hasValue() {
+		value = groupDigits(formatCount(r.value, r.unit), opt.Thousands)
+	}
+	fmt.Fprintf(b, "%s%*s %-*s ", prefix, valueWidth, value, unitWidth, r.unit)
+	switch {
+	case len(r.metrics) > 0:
+		fmt.Fprintf(b, "%-*s", eventWidth, r.event)
+		for i, m := range r.metrics {
+			if i > 0 {
+				b.WriteString("\n" + prefix + strings.Repeat(" ", metricIndent))
+			}
+			b.WriteString(metricColumn(m))
+		}
+	case r.hasValue():
+		fmt.Fprintf(b, "%-*s%*s", eventWidth, r.event, metricWidth, "")
+	default:
+		fmt.Fprintf(b, "%-*s%*s", eventWidthNone, r.event, metricWidth, "")
+	}
+	if repeated && r.varPct != 0 {
+		fmt.Fprintf(b, "  ( +-%6.2f%% )", r.varPct)
+	}
+	if r.multiplexed() {
+		fmt.Fprintf(b, "  (%.2f%%)", r.pct())
+	}
+	b.WriteByte('\n')
+}
+
+// textOrphan prints a metric whose event has no row, on a line of its own.
+func textOrphan(b *bytes.Buffer, prefix string, m stat.Metric) {
+	b.WriteString(prefix + cpuPrefix(m.CPU) + strings.Repeat(" ", metricIndent) + metricColumn(m) + "\n")
+}
+
+// metricColumn is " #    1.23  insn per cycle" padded to perf's metric width, followed by
+// what makes the number doubtful.
+func metricColumn(m stat.Metric) string {
+	t := describeMetric(m)
+	s := fmt.Sprintf(" # %s %s", t.num, t.unit)
+	for _, n := range metricNotes(m) {
+		switch n {
+		case "undefined":
+			// already in the number's place
+		case "not measured together":
+			s += "  (" + n + ")"
+		default:
+			s += "  !! " + n
+		}
+	}
+	if len(s) < metricWidth {
+		s += strings.Repeat(" ", metricWidth-len(s))
+	}
+	return s
+}
+
+// textFooter writes the elapsed time (mean +- standard error of the mean with -r) and, for
+// a single launched workload, its user and system CPU time, as perf does.
+func textFooter(b *bytes.Buffer, r *stat.Result) {
+	b.WriteByte('\n')
+	if n := repeats(r); n > 1 {
+		if len(r.Runs) > 0 {
+			n = len(r.Runs) // the runs actually made (an interrupted -r makes fewer)
+		}
+		sem := r.ElapsedStd / math.Sqrt(float64(n))
+		p := perfPrecision(sem)
+		fmt.Fprintf(b, " %17.*f +- %.*f seconds time elapsed", p, r.ElapsedSec, p, sem)
+		if r.ElapsedSec != 0 && sem != 0 {
+			fmt.Fprintf(b, "  ( +-%6.2f%% )", 100*sem/r.ElapsedSec)
+		}
+	} else {
+		fmt.Fprintf(b, " %17.9f seconds time elapsed", r.ElapsedSec)
+		if r.Mode != "attach" && r.Mode != "system" { // perf shows rusage of a launched workload only
+			fmt.Fprintf(b, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", r.UserSec, r.SysSec)
+		}
+	}
+	b.WriteString("\n\n")
+}
