@@ -1,0 +1,165 @@
+package workloads_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// selfReport is what pmc_write_json writes: a stat.Result plus the names of the regions.
+type selfReport struct {
+	stat.Result
+	Regions []struct {
+		Name   string `json:"name"`
+		Run    int    `json:"run"`
+		Calls  uint64 `json:"calls"`
+		Parent string `json:"parent"`
+	} `json:"regions"`
+	ReadMethod []string `json:"read_method"`
+}
+
+func hasHardwarePMU() bool {
+	_, err := os.Stat("/sys/bus/event_source/devices/cpu")
+	if err == nil {
+		return true
+	}
+	_, err = os.Stat("/sys/bus/event_source/devices/armv8_pmuv3_0")
+	return err == nil
+}
+
+func TestSelfMeasure(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "self.json")
+	out, errOut, code := run(t, "selfmeasure", "--n", "2000000", "--json", path)
+	if code != 0 {
+		t.Fatalf("selfmeasure: exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep selfReport
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&rep); err != nil {
+		t.Fatalf("JSON does not decode into stat.Result: %v\n%s", err, data)
+	}
+	if rep.Schema != stat.SchemaVersion || rep.Mode != "self" || rep.Backend != "perf_event" {
+		t.Errorf("schema %q mode %q backend %q", rep.Schema, rep.Mode, rep.Backend)
+	}
+	if len(rep.Command) == 0 || !strings.HasSuffix(rep.Command[0], "selfmeasure") {
+		t.Errorf("command %q", rep.Command)
+	}
+
+	// Regions: names, passes, nesting, and one Run each in the same order.
+	wantRegions := []struct {
+		name, parent string
+		calls        uint64
+	}{{"main", "", 1}, {"empty", "main", 3}, {"loop", "main", 3}, {"touch", "main", 1}}
+	if len(rep.Regions) != len(wantRegions) || len(rep.Runs) != len(wantRegions) {
+		t.Fatalf("%d regions, %d runs; want %d", len(rep.Regions), len(rep.Runs), len(wantRegions))
+	}
+	runOf := map[string]stat.Run{}
+	for i, w := range wantRegions {
+		r := rep.Regions[i]
+		if r.Name != w.name || r.Parent != w.parent || r.Calls != w.calls || r.Run != i || rep.Runs[i].Index != i {
+			t.Errorf("region %d = %+v, want %+v at run %d", i, r, w, i)
+		}
+		runOf[r.Name] = rep.Runs[i]
+	}
+	count := func(region, event string) stat.Count {
+		for _, c := range runOf[region].Counts {
+			if c.Event == event {
+				return c
+			}
+		}
+		t.Fatalf("region %s has no count for %s", region, event)
+		return stat.Count{}
+	}
+
+	// Hardware events: on a machine without a PMU (the development VMs) they must be reported
+	// as not supported with the errno text, and the rest must still be measured.
+	for _, ev := range []string{"instructions:u", "cycles:u"} {
+		c := count("loop", ev)
+		if hasHardwarePMU() {
+			if c.Status != stat.Counted || c.Raw == 0 {
+				t.Errorf("%s with a PMU: status %s raw %d", ev, c.Status, c.Raw)
+			}
+			continue
+		}
+		if c.Status != stat.NotSupported || !strings.HasPrefix(c.Error, "perf_event_open: ") ||
+			!strings.Contains(c.Error, "(errno ") {
+			t.Errorf("%s without a PMU: status %q error %q; want not-supported with the errno text", ev, c.Status, c.Error)
+		}
+		if !strings.Contains(errOut, "pmc: "+ev+": not supported: ") {
+			t.Errorf("stderr does not report %s: %q", ev, errOut)
+		}
+	}
+	if !hasHardwarePMU() && !strings.Contains(out, "instructions not counted: no exactness check") {
+		t.Errorf("stdout lacks the no-check line:\n%s", out)
+	}
+
+	// Software events are real here.
+	for _, region := range []string{"main", "empty", "loop", "touch"} {
+		tc := count(region, "task-clock")
+		if tc.Status != stat.Counted || tc.Unit != "msec" || tc.Enabled == 0 || tc.Running != tc.Enabled {
+			t.Errorf("%s task-clock: %+v", region, tc)
+		}
+		if tc.Scaled != float64(tc.Raw) {
+			t.Errorf("%s task-clock: scaled %v != raw %d without multiplexing", region, tc.Scaled, tc.Raw)
+		}
+	}
+	// 3 x 4M loop instructions take far longer than 3 empty regions, and task-clock is ns.
+	loopTC, emptyTC, mainTC := count("loop", "task-clock").Raw, count("empty", "task-clock").Raw, count("main", "task-clock").Raw
+	if loopTC < 10*emptyTC || loopTC < 100000 || mainTC < loopTC {
+		t.Errorf("task-clock ns: loop %d, empty %d, main %d", loopTC, emptyTC, mainTC)
+	}
+	pages := uint64((1 << 20) / os.Getpagesize())
+	touchPF, mainPF, loopPF := count("touch", "page-faults").Raw, count("main", "page-faults").Raw, count("loop", "page-faults").Raw
+	if touchPF < pages || touchPF > pages+16 || mainPF < touchPF || loopPF > 4 {
+		t.Errorf("page-faults: touch %d (want %d..%d), main %d, loop %d", touchPF, pages, pages+16, mainPF, loopPF)
+	}
+
+	// The text lines agree with the JSON.
+	for _, region := range []string{"loop", "touch"} {
+		for _, ev := range []string{"task-clock", "page-faults"} {
+			line := fmt.Sprintf("region=%s event=%s value=%d\n", region, ev, count(region, ev).Raw)
+			if !strings.Contains(out, line) {
+				t.Errorf("stdout lacks %q", line)
+			}
+		}
+	}
+
+	// Summary: one entry per event over the top-level region (main) only.
+	if len(rep.Summary) != 4 {
+		t.Fatalf("%d summary entries, want 4", len(rep.Summary))
+	}
+	for _, s := range rep.Summary {
+		if strings.HasSuffix(s.Event, ":u") && !hasHardwarePMU() {
+			if s.Status != stat.NotSupported || s.Runs != 0 {
+				t.Errorf("summary %s: %+v", s.Event, s)
+			}
+			continue
+		}
+		if s.Status != stat.Counted || s.Runs != 1 || s.RawMean != float64(count("main", s.Event).Raw) {
+			t.Errorf("summary %s: %+v, want main's value", s.Event, s)
+		}
+	}
+}
+
+func TestSelfMeasureBadEvents(t *testing.T) {
+	for _, c := range []struct{ events, want string }{
+		{"bogus", "unknown event bogus"},
+		{"instructions:x", "unknown modifier"},
+		{"task-clock,,page-faults", "event name of 0 characters"},
+	} {
+		out, errOut, code := run(t, "selfmeasure", "--events", c.events)
+		if code != 2 || out != "" || !strings.Contains(errOut, c.want) {
+			t.Errorf("--events %q: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.events, code, out, errOut, c.want)
+		}
+	}
+}
