@@ -1,0 +1,320 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// DefaultMinRunningPct is the running share below which a scaled count is called an
+// extrapolation rather than a measurement.
+const DefaultMinRunningPct = 5
+
+// Options tune Compute.
+type Options struct {
+	// IssueWidth is the most instructions per cycle the core can issue (see IssueWidth);
+	// a metric with Issue "ipc" above it, or "cpi" below its inverse, gets a warning. 0 skips it.
+	IssueWidth float64
+	// MinRunningPct: operands that ran less than this share of their enabled time get a
+	// warning. 0 means DefaultMinRunningPct.
+	MinRunningPct float64
+}
+
+// row is one counted event, from a Summary or a Count.
+type row struct {
+	event    string
+	group    int
+	cpu      int
+	status   stat.Status
+	value    float64 // scaled, in raw units (ns for clocks)
+	enabled  uint64
+	running  uint64
+	errorMsg string
+}
+
+func (r row) full() bool { return r.running > 0 && r.running >= r.enabled }
+
+func (r row) runningPct() float64 {
+	if r.enabled == 0 {
+		return 0
+	}
+	return 100 * float64(r.running) / float64(r.enabled)
+}
+
+// times are the values of the tool events (in ns, as perf reports them).
+type times struct{ elapsed, user, sys float64 }
+
+// Compute evaluates the named metrics over r.Summary: once for the aggregated rows (CPU -1),
+// or once per CPU when the summary holds per-CPU rows. duration_time, user_time and
+// system_time come from the Result's wall clock and rusage unless they were counted.
+func (s *Set) Compute(r *stat.Result, names []string, opt Options) []stat.Metric {
+	rows := make([]row, len(r.Summary))
+	for i, x := range r.Summary {
+		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Mean,
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error}
+	}
+	return s.compute(rows, times{r.ElapsedSec * 1e9, r.UserSec * 1e9, r.SysSec * 1e9}, names, opt)
+}
+
+// ComputeCounts evaluates the named metrics over one run's or one interval's counts;
+// elapsedSec is that run's or interval's wall time (the value of duration_time).
+func (s *Set) ComputeCounts(counts []stat.Count, elapsedSec float64, names []string, opt Options) []stat.Metric {
+	rows := make([]row, len(counts))
+	for i, x := range counts {
+		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Scaled,
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error}
+	}
+	return s.compute(rows, times{elapsed: elapsedSec * 1e9}, names, opt)
+}
+
+// Compute builds a Set from defs and evaluates all of them over r.
+func Compute(r *stat.Result, defs []Def, opt Options) ([]stat.Metric, error) {
+	s, err := NewSet(defs...)
+	if err != nil {
+		return nil, err
+	}
+	return s.Compute(r, s.names(), opt), nil
+}
+
+func (s *Set) compute(rows []row, t times, names []string, opt Options) []stat.Metric {
+	if opt.MinRunningPct == 0 {
+		opt.MinRunningPct = DefaultMinRunningPct
+	}
+	var cpus []int
+	for _, r := range rows {
+		if !containsInt(cpus, r.cpu) {
+			cpus = append(cpus, r.cpu)
+		}
+	}
+	if len(cpus) == 0 {
+		cpus = []int{-1}
+	}
+	var out []stat.Metric
+	for _, cpu := range cpus {
+		var mine []row
+		for _, r := range rows {
+			if r.cpu == cpu {
+				mine = append(mine, r)
+			}
+		}
+		for _, name := range names {
+			if _, ok := s.Def(name); ok {
+				out = append(out, s.computeOne(name, mine, cpu, t, opt))
+			}
+		}
+	}
+	return out
+}
+
+func containsInt(list []int, v int) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options) stat.Metric {
+	d, _ := s.Def(name)
+	events := s.Events(name)
+	m := stat.Metric{Name: name, Unit: d.Unit, Event: d.Event, CPU: cpu}
+	if m.Event == "" && len(events) > 0 {
+		m.Event = events[0]
+	}
+
+	chosen, problem := pickRows(events, rows, t)
+	if problem != "" {
+		m.Warning = problem
+		return m
+	}
+	m.Together = together(chosen)
+
+	v, err := s.Eval(name, func(ev string) (float64, error) {
+		if r, ok := chosen[ev]; ok {
+			return r.value, nil
+		}
+		return 0, &Error{Msg: "unknown name " + quoteName(ev), Err: ErrUnknownName}
+	})
+	if err != nil {
+		msg := err.Error()
+		var pe *Error
+		if errors.As(err, &pe) {
+			msg = pe.Msg
+		}
+		m.Warning = "undefined: " + msg
+		return m
+	}
+	m.Value, m.Valid = v, true
+
+	var warn []string
+	if d.Max > 0 && v > d.Max*(1+1e-12) {
+		warn = append(warn, fmt.Sprintf("implausible: %.2f%s exceeds %g%s", v, sep(d.Unit), d.Max, sep(d.Unit)))
+	}
+	if opt.IssueWidth > 0 {
+		switch {
+		case d.Issue == "ipc" && v > opt.IssueWidth*(1+1e-12):
+			warn = append(warn, fmt.Sprintf("implausible: %.2f instructions per cycle on a core that issues at most %g", v, opt.IssueWidth))
+		case d.Issue == "cpi" && v*opt.IssueWidth < 1-1e-12:
+			warn = append(warn, fmt.Sprintf("implausible: %.2f cycles per instruction on a core that issues at most %g per cycle", v, opt.IssueWidth))
+		}
+	}
+	if !m.Together {
+		warn = append(warn, "not measured together: "+runningList(events, chosen))
+	}
+	for _, ev := range events {
+		if r, ok := chosen[ev]; ok && r.enabled > 0 && r.runningPct() < opt.MinRunningPct {
+			warn = append(warn, fmt.Sprintf("%s ran only %.2f%% of the time; its scaled count is an extrapolation", ev, r.runningPct()))
+		}
+	}
+	m.Warning = strings.Join(warn, "; ")
+	return m
+}
+
+func sep(unit string) string {
+	if unit == "%" || unit == "" {
+		return unit
+	}
+	return " " + unit
+}
+
+// pickRows chooses, for every operand, the row to read. Counter events come from one group
+// holding all of them when there is one (the one that ran longest); otherwise each from its
+// longest-running row. It returns a reason when an operand has no usable row.
+func pickRows(events []string, rows []row, t times) (map[string]row, string) {
+	chosen := map[string]row{}
+	var hw []string
+	for _, ev := range events {
+		var best *row
+		var status stat.Status
+		errMsg := ""
+		for i := range rows {
+			r := &rows[i]
+			if r.event != ev {
+				continue
+			}
+			if r.status != stat.Counted {
+				if status == "" || r.status == stat.NotSupported {
+					status, errMsg = r.status, r.errorMsg
+				}
+				continue
+			}
+			if best == nil || r.runningPct() > best.runningPct() {
+				best = r
+			}
+		}
+		switch {
+		case best != nil:
+			chosen[ev] = *best
+			if NeedsCounter(ev) {
+				hw = append(hw, ev)
+			}
+		case status == "" && isToolEvent(ev):
+			chosen[ev] = toolRow(ev, t)
+		case status == stat.NotSupported:
+			if errMsg != "" {
+				return nil, fmt.Sprintf("%s <not supported>: %s", ev, errMsg)
+			}
+			return nil, ev + " <not supported>"
+		case status == stat.NotCounted:
+			return nil, ev + " <not counted>: it never got a counter"
+		default:
+			return nil, ev + " was not counted; add it to the events"
+		}
+	}
+	// Prefer one group that holds every counter operand.
+	best, bestPct := -1, -1.0
+	groups := map[int]bool{}
+	for _, r := range rows {
+		groups[r.group] = true
+	}
+	for g := range groups {
+		pct, ok := 0.0, len(hw) > 0
+		for _, ev := range hw {
+			found := false
+			for _, r := range rows {
+				if r.event == ev && r.group == g && r.status == stat.Counted {
+					found, pct = true, r.runningPct()
+					break
+				}
+			}
+			ok = ok && found
+		}
+		if ok && (pct > bestPct || pct == bestPct && g < best) {
+			best, bestPct = g, pct
+		}
+	}
+	if best >= 0 {
+		for _, ev := range hw {
+			for _, r := range rows {
+				if r.event == ev && r.group == best && r.status == stat.Counted {
+					chosen[ev] = r
+					break
+				}
+			}
+		}
+	}
+	return chosen, ""
+}
+
+// toolRow is a tool event's value, always "running".
+func toolRow(ev string, t times) row {
+	v := t.elapsed
+	switch baseName(ev) {
+	case "user_time":
+		v = t.user
+	case "system_time":
+		v = t.sys
+	}
+	return row{event: ev, group: -1, status: stat.Counted, value: v}
+}
+
+// together: every counter operand came from one group, or nothing was multiplexed (each
+// operand ran all of its enabled time, so all cover the same span).
+func together(chosen map[string]row) bool {
+	allFull, group, same := true, 0, true
+	first := true
+	for ev, r := range chosen {
+		if r.group == -1 && r.enabled == 0 { // tool event: the whole run
+			continue
+		}
+		if !r.full() {
+			allFull = false
+		}
+		if !NeedsCounter(ev) {
+			continue
+		}
+		if first {
+			group, first = r.group, false
+		} else if r.group != group {
+			same = false
+		}
+	}
+	if allFull {
+		return true
+	}
+	if !same {
+		return false
+	}
+	// One group for the counter operands. A software operand outside it runs all the time,
+	// so it only matches a group that also ran all the time (handled by allFull above).
+	for ev, r := range chosen {
+		tool := r.group == -1 && r.enabled == 0
+		if !NeedsCounter(ev) && !tool && (first || r.group != group) {
+			return false
+		}
+	}
+	return true
+}
+
+func runningList(events []string, chosen map[string]row) string {
+	var parts []string
+	for _, ev := range events {
+		if r, ok := chosen[ev]; ok && r.enabled > 0 {
+			parts = append(parts, fmt.Sprintf("%s ran %.2f%% (group %d)", ev, r.runningPct(), r.group))
+		}
+	}
+	return strings.Join(parts, ", ")
+}

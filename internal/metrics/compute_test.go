@@ -1,0 +1,186 @@
+package metrics
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+const enabledNS = 2_000_000_000
+
+// sum is a counted Summary row that ran pct percent of its enabled time.
+func sum(event string, group int, mean, pct float64) stat.Summary {
+	return stat.Summary{Event: event, Group: group, CPU: -1, Status: stat.Counted, Runs: 1, Mean: mean,
+		RawMean: mean * pct / 100, Enabled: enabledNS, Running: uint64(enabledNS * pct / 100)}
+}
+
+func find(t *testing.T, ms []stat.Metric, name string, cpu int) stat.Metric {
+	t.Helper()
+	for _, m := range ms {
+		if m.Name == name && m.CPU == cpu {
+			return m
+		}
+	}
+	t.Fatalf("no metric %s for cpu %d in %+v", name, cpu, ms)
+	return stat.Metric{}
+}
+
+// TestCortexA5Multiplexing rebuilds the seed's run on a Cortex-A5 (2 counters + cycle
+// counter, 4 hardware events, each its own group, low multiplexing rate): perf printed
+// "191.03% of all branches" and "12.75 insns per cycle" on a single-issue core as facts.
+func TestCortexA5Multiplexing(t *testing.T) {
+	r := &stat.Result{Summary: []stat.Summary{
+		sum("task-clock", 0, 4.6e9, 100),
+		sum("branch-misses", 1, 878094, 99.60),
+		sum("branches", 2, 459661, 78.82),
+		sum("cycles", 3, 23028913, 82.95),
+		sum("instructions", 4, 293729707, 99.77),
+	}, ElapsedSec: 4.7}
+	s := Builtin(ArchARMv7)
+	ms := s.Compute(r, []string{"branch_miss_ratio", "ipc"}, Options{IssueWidth: IssueWidth("cortex-a5")})
+
+	br := find(t, ms, "branch_miss_ratio", -1)
+	if !br.Valid || math.Abs(br.Value-100*878094.0/459661) > 1e-9 || br.Together {
+		t.Errorf("branch_miss_ratio = %+v; want valid 191.03 %% not measured together", br)
+	}
+	want := "implausible: 191.03% exceeds 100%; not measured together: branch-misses ran 99.60% (group 1), branches ran 78.82% (group 2)"
+	if br.Warning != want {
+		t.Errorf("branch_miss_ratio warning\n got %s\nwant %s", br.Warning, want)
+	}
+	if br.Event != "branch-misses" || br.Unit != "%" {
+		t.Errorf("branch_miss_ratio printed beside %q in %q", br.Event, br.Unit)
+	}
+
+	ipc := find(t, ms, "ipc", -1)
+	if !ipc.Valid || math.Abs(ipc.Value-293729707.0/23028913) > 1e-9 || ipc.Together {
+		t.Errorf("ipc = %+v; want valid 12.75 not measured together", ipc)
+	}
+	want = "implausible: 12.75 instructions per cycle on a core that issues at most 1; " +
+		"not measured together: instructions ran 99.77% (group 4), cycles ran 82.95% (group 3)"
+	if ipc.Warning != want {
+		t.Errorf("ipc warning\n got %s\nwant %s", ipc.Warning, want)
+	}
+	if ipc.Event != "instructions" {
+		t.Errorf("ipc printed beside %q, want instructions", ipc.Event)
+	}
+}
+
+// TestGroupedTogether: the same events in one group share their running time, so the ratio
+// is exact even though the group was multiplexed.
+func TestGroupedTogether(t *testing.T) {
+	r := &stat.Result{Summary: []stat.Summary{
+		sum("cycles", 0, 4e8, 60), sum("instructions", 0, 3e8, 60),
+		sum("branches", 0, 5e7, 60), sum("branch-misses", 0, 1e6, 60),
+		sum("cycles", 1, 4.1e8, 40), sum("L1-dcache-loads", 1, 1e8, 40),
+	}}
+	ms := Builtin("").Compute(r, []string{"ipc", "branch_miss_ratio", "l1d_mpki"}, Options{IssueWidth: 2})
+	ipc := find(t, ms, "ipc", -1)
+	if !ipc.Valid || ipc.Value != 0.75 || !ipc.Together || ipc.Warning != "" {
+		t.Errorf("ipc = %+v; want 0.75 together from group 0", ipc)
+	}
+	br := find(t, ms, "branch_miss_ratio", -1)
+	if !br.Valid || br.Value != 2 || !br.Together || br.Warning != "" {
+		t.Errorf("branch_miss_ratio = %+v; want 2%% together", br)
+	}
+	l1 := find(t, ms, "l1d_mpki", -1)
+	if l1.Valid || l1.Warning != "L1-dcache-load-misses was not counted; add it to the events" {
+		t.Errorf("l1d_mpki = %+v; want invalid, operand missing", l1)
+	}
+}
+
+func TestInvalidAndWarnings(t *testing.T) {
+	r := &stat.Result{Summary: []stat.Summary{
+		sum("cycles", 0, 1e9, 100), sum("instructions", 0, 5e8, 100),
+		{Event: "stalled-cycles-frontend", Group: 1, CPU: -1, Status: stat.NotSupported, Error: "the PMU does not map this event"},
+		{Event: "LLC-loads", Group: 2, CPU: -1, Status: stat.NotCounted, Enabled: enabledNS},
+		sum("LLC-load-misses", 3, 10, 100),
+		sum("branches", 4, 0, 100), sum("branch-misses", 4, 0, 100), // QEMU: both read 0
+		sum("L1-dcache-load-misses", 5, 2e6, 3.125),
+		sum("cycles", 5, 9e8, 3.125),
+	}}
+	ms := Builtin("").Compute(r, []string{"frontend_stall_pct", "llc_miss_ratio", "branch_miss_ratio", "l1d_mpki", "cpi"}, Options{IssueWidth: 4})
+	tests := []struct {
+		name, warning string
+		valid         bool
+		value         float64
+	}{
+		{"frontend_stall_pct", "stalled-cycles-frontend <not supported>: the PMU does not map this event", false, 0},
+		{"llc_miss_ratio", "LLC-loads <not counted>: it never got a counter", false, 0},
+		{"branch_miss_ratio", "undefined: division by zero (branches is 0)", false, 0},
+		{"l1d_mpki", "not measured together: L1-dcache-load-misses ran 3.12% (group 5), instructions ran 100.00% (group 0); " +
+			"L1-dcache-load-misses ran only 3.12% of the time; its scaled count is an extrapolation", true, 4},
+		{"cpi", "", true, 2},
+	}
+	for _, tt := range tests {
+		m := find(t, ms, tt.name, -1)
+		if m.Valid != tt.valid || m.Value != tt.value || m.Warning != tt.warning {
+			t.Errorf("%s = %+v\nwant valid=%v value=%v warning=%q", tt.name, m, tt.valid, tt.value, tt.warning)
+		}
+	}
+	// An implausibly low CPI on a 4-wide core: 0.2 cycles per instruction.
+	r.Summary[1].Mean = 5e9
+	m := find(t, Builtin("").Compute(r, []string{"cpi"}, Options{IssueWidth: 4}), "cpi", -1)
+	if m.Warning != "implausible: 0.20 cycles per instruction on a core that issues at most 4 per cycle" {
+		t.Errorf("cpi warning = %q", m.Warning)
+	}
+}
+
+func TestSoftwareAndToolEvents(t *testing.T) {
+	r := &stat.Result{ElapsedSec: 0.5, Summary: []stat.Summary{
+		sum("task-clock", 0, 0.75e9, 100), // 750 ms of CPU time in 500 ms of wall time
+		sum("context-switches", 1, 30, 100),
+		sum("cycles", 2, 1.5e9, 100),
+		sum("page-faults", 3, 120, 100),
+	}}
+	ms := Builtin("").Compute(r, []string{"cpus_utilized", "ghz", "context_switches_per_sec", "page_faults_per_sec"}, Options{})
+	for name, want := range map[string]float64{"cpus_utilized": 1.5, "ghz": 2, "context_switches_per_sec": 40, "page_faults_per_sec": 160} {
+		m := find(t, ms, name, -1)
+		if !m.Valid || math.Abs(m.Value-want) > 1e-12 || !m.Together || m.Warning != "" {
+			t.Errorf("%s = %+v, want %v together", name, m, want)
+		}
+	}
+	if m := find(t, ms, "cpus_utilized", -1); m.Event != "task-clock" || m.Unit != "CPUs utilized" {
+		t.Errorf("cpus_utilized beside %q unit %q", m.Event, m.Unit)
+	}
+	// Multiplexed cycles against an always-running task-clock: an estimate, not together.
+	r.Summary[2] = sum("cycles", 2, 1.5e9, 50)
+	m := find(t, Builtin("").Compute(r, []string{"ghz"}, Options{}), "ghz", -1)
+	if !m.Valid || m.Together || !strings.HasPrefix(m.Warning, "not measured together: cycles ran 50.00% (group 2), task-clock ran 100.00% (group 0)") {
+		t.Errorf("ghz with multiplexed cycles = %+v", m)
+	}
+}
+
+func TestPerCPU(t *testing.T) {
+	var rows []stat.Summary
+	for cpu, insn := range []float64{1e6, 3e6} {
+		for _, s := range []stat.Summary{sum("cycles", 0, 2e6, 100), sum("instructions", 0, insn, 100)} {
+			s.CPU = cpu
+			rows = append(rows, s)
+		}
+	}
+	ms := Builtin("").Compute(&stat.Result{Summary: rows}, []string{"ipc"}, Options{IssueWidth: 3})
+	if len(ms) != 2 || find(t, ms, "ipc", 0).Value != 0.5 || find(t, ms, "ipc", 1).Value != 1.5 {
+		t.Errorf("per-CPU ipc = %+v", ms)
+	}
+}
+
+func TestComputeCountsAndDefs(t *testing.T) {
+	counts := []stat.Count{
+		{Event: "cycles", Group: 0, CPU: -1, Status: stat.Counted, Raw: 100, Scaled: 200, Enabled: 10, Running: 5},
+		{Event: "instructions", Group: 0, CPU: -1, Status: stat.Counted, Raw: 50, Scaled: 100, Enabled: 10, Running: 5},
+	}
+	ms := Builtin("").ComputeCounts(counts, 1, []string{"ipc"}, Options{})
+	if m := ms[0]; !m.Valid || m.Value != 0.5 || !m.Together {
+		t.Errorf("interval ipc = %+v", m)
+	}
+	r := &stat.Result{Summary: []stat.Summary{sum("cycles", 0, 10, 100), sum("instructions", 0, 30, 100)}}
+	got, err := Compute(r, []Def{{Name: "x", Expr: "instructions / cycles * 10", Unit: "tenths"}}, Options{})
+	if err != nil || len(got) != 1 || got[0].Value != 30 || got[0].Event != "instructions" {
+		t.Errorf("Compute with defs = %+v, %v", got, err)
+	}
+	if _, err := Compute(r, []Def{{Name: "x", Expr: "x"}}, Options{}); err == nil {
+		t.Error("Compute accepted a cyclic definition")
+	}
+}
