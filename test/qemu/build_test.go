@@ -1,0 +1,108 @@
+package qemu
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+var errNoWorkloads = errors.New("workloads/Makefile has no cross target yet")
+
+// buildPMC runs `make cross` (bin/pmc-arm64, bin/pmc-armv7).
+func buildPMC(root string) error {
+	return run(root, nil, "make", "--no-print-directory", "cross")
+}
+
+// buildWorkloads runs `make -C workloads cross` when that target exists.
+func buildWorkloads(root string) error {
+	mk, err := os.ReadFile(filepath.Join(root, "workloads", "Makefile"))
+	if err != nil || !bytes.Contains(mk, []byte("\ncross:")) {
+		return errNoWorkloads
+	}
+	return run(root, nil, "make", "--no-print-directory", "-C", "workloads", "cross")
+}
+
+func run(dir string, env []string, name string, args ...string) error {
+	c := exec.Command(name, args...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), env...)
+	out, err := c.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %w\n%s", name, strings.Join(args, " "), err, Tail(out, 20))
+	}
+	return nil
+}
+
+// goBuild builds a static guest binary of package pkg (relative to root) for g.
+func goBuild(root string, g Guest, pkg, out string) ([]byte, error) {
+	env := []string{"CGO_ENABLED=0", "GOOS=linux", "GOARCH=" + g.GOARCH, "GOARM=" + g.GOARM}
+	if err := run(root, env, "go", "build", "-trimpath", "-o", out, pkg); err != nil {
+		return nil, err
+	}
+	return os.ReadFile(out)
+}
+
+// guestFiles builds and collects everything the guest's initramfs holds: /init, /bin/probe,
+// /bin/cloop, /bin/pmc (when it built) and the workloads (when they built).
+func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error) {
+	files := []File{CharDev("/dev/console", 5, 1), Dir("/proc"), Dir("/sys"), Dir("/tmp"), Dir("/bin")}
+	for _, p := range []struct{ pkg, path string }{
+		{"./test/qemu/guestinit", "/init"},
+		{"./test/qemu/probe", "/bin/probe"},
+	} {
+		b, err := goBuild(root, g, p.pkg, filepath.Join(work, filepath.Base(p.path)))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, Exec(p.path, b))
+	}
+	cloop := filepath.Join(work, "cloop")
+	if err := run(root, nil, g.CC, "-static", "-O2", "-o", cloop, "test/qemu/cloop/loop.c"); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(cloop)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, Exec("/bin/cloop", b))
+	if pmcErr == nil {
+		b, err := os.ReadFile(filepath.Join(root, "bin", "pmc-"+g.Name))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, Exec("/bin/pmc", b))
+	}
+	if wlErr == nil {
+		dir := filepath.Join(root, "workloads", "build", g.Name)
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range ents {
+			if e.Type().IsRegular() {
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					return nil, err
+				}
+				files = append(files, Exec("/bin/"+e.Name(), b))
+			}
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, nil
+}
+
+// has reports whether the initramfs holds path.
+func has(files []File, path string) bool {
+	for _, f := range files {
+		if f.Path == path {
+			return true
+		}
+	}
+	return false
+}

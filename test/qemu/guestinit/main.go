@@ -1,0 +1,155 @@
+//go:build linux
+
+// Command guestinit is the /init of the QEMU ARM test guests. It mounts the kernel file
+// systems, runs the commands listed in /cmds one by one and prints each command's combined
+// output between markers on the console, then powers the machine off so QEMU exits 0.
+//
+// /cmds holds one command per line, split on white space (no shell: quotes, pipes and `;` are
+// not special). Blank lines and lines starting with # are skipped. Leading NAME=value words
+// are added to the command's environment. Built-in commands:
+//
+//	cat FILE...      print files (e.g. JSON written by `pmc stat --json -o FILE`)
+//	snapshot [ROOT]  print the PMU-related sysfs/procfs files under ROOT (default /)
+//
+// Console protocol, for command number n (0-based, counting only commands):
+//
+//	=====BEGIN n=====
+//	<output; a newline is added when it does not end in one>
+//	=====EXIT n status=====
+//	=====END n=====
+//
+// status is the exit code, 128+signal when killed, 124 on timeout, 127 when it could not start.
+// The run starts with =====INIT ...===== and ends with =====DONE=====.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cmdTimeout bounds one command; the host kills the whole VM later than this.
+const cmdTimeout = 90 * time.Second
+
+func main() {
+	mountAll()
+	fmt.Printf("=====INIT pmc-guestinit %s=====\n", uname())
+	cmds, err := os.ReadFile("/cmds")
+	if err != nil {
+		fmt.Printf("guestinit: %v\n", err)
+		powerOff()
+	}
+	n := 0
+	sc := bufio.NewScanner(bytes.NewReader(cmds))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out, status := run(strings.Fields(line))
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		// One write per section keeps it together on the console.
+		var b bytes.Buffer
+		fmt.Fprintf(&b, "=====BEGIN %d=====\n", n)
+		b.Write(out)
+		fmt.Fprintf(&b, "=====EXIT %d %d=====\n=====END %d=====\n", n, status, n)
+		os.Stdout.Write(b.Bytes())
+		n++
+	}
+	fmt.Printf("=====DONE=====\n")
+	powerOff()
+}
+
+func mountAll() {
+	for _, m := range []struct{ src, dir, fstype string }{
+		{"proc", "/proc", "proc"},
+		{"sysfs", "/sys", "sysfs"},
+		{"devtmpfs", "/dev", "devtmpfs"},
+		{"tracefs", "/sys/kernel/tracing", "tracefs"},
+		{"debugfs", "/sys/kernel/debug", "debugfs"},
+	} {
+		os.MkdirAll(m.dir, 0o755)
+		if err := syscall.Mount(m.src, m.dir, m.fstype, 0, ""); err != nil && m.fstype != "tracefs" && m.fstype != "debugfs" {
+			fmt.Printf("guestinit: mount %s: %v\n", m.dir, err)
+		}
+	}
+	os.MkdirAll("/tmp", 0o1777)
+}
+
+func uname() string {
+	rel, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	return strings.TrimSpace(string(rel)) + " " + runtime.GOARCH
+}
+
+// run executes one command line and returns its combined output and status.
+func run(words []string) ([]byte, int) {
+	env := []string{"PATH=/bin:/", "HOME=/", "GODEBUG=asyncpreemptoff=1"}
+	for len(words) > 0 && strings.Contains(words[0], "=") && !strings.HasPrefix(words[0], "/") {
+		env = append(env, words[0])
+		words = words[1:]
+	}
+	if len(words) == 0 {
+		return []byte("guestinit: empty command\n"), 127
+	}
+	var out bytes.Buffer
+	switch words[0] {
+	case "cat":
+		st := 0
+		for _, f := range words[1:] {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				fmt.Fprintf(&out, "cat: %v\n", err)
+				st = 1
+			}
+			out.Write(b)
+		}
+		return out.Bytes(), st
+	case "snapshot":
+		root := "/"
+		if len(words) > 1 {
+			root = words[1]
+		}
+		return snapshot(root), 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, words[0], words[1:]...)
+	c.Env = env
+	c.Stdout, c.Stderr = &out, &out
+	err := c.Run()
+	if ctx.Err() != nil {
+		fmt.Fprintf(&out, "guestinit: timeout after %v\n", cmdTimeout)
+		return out.Bytes(), 124
+	}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return out.Bytes(), 0
+	case errors.As(err, &ee):
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return out.Bytes(), 128 + int(ws.Signal())
+		}
+		return out.Bytes(), ee.ExitCode()
+	default:
+		fmt.Fprintf(&out, "guestinit: %v\n", err)
+		return out.Bytes(), 127
+	}
+}
+
+func powerOff() {
+	syscall.Sync()
+	if err := syscall.Reboot(syscall.LINUX_REBOOT_CMD_POWER_OFF); err != nil {
+		fmt.Printf("guestinit: power off: %v\n", err)
+	}
+	select {} // init must not exit: the kernel would panic
+}

@@ -1,0 +1,205 @@
+package qemu
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// bootTimeout bounds one guest run (boot + every command of its batch).
+const bootTimeout = 240 * time.Second
+
+// Cmd is one command of a guest's batch.
+type Cmd struct {
+	Name string // how tests find it
+	Line string // the /cmds line
+}
+
+// guestRun is the outcome of one guest's boot.
+type guestRun struct {
+	g       Guest
+	cmds    []Cmd
+	console Console
+	log     []byte
+	err     error // setup, boot or parse failure: every test of the guest fails with it
+	skip    string
+}
+
+var (
+	bootOnce sync.Once
+	runs     = map[string]*guestRun{}
+)
+
+// enabled reports whether guest tests should run; otherwise the test is skipped.
+func enabled(t *testing.T) {
+	t.Helper()
+	if os.Getenv("PMC_QEMU") != "1" {
+		t.Skip("guest tests boot QEMU only with PMC_QEMU=1 (make test-qemu)")
+	}
+}
+
+// inCI: a missing prerequisite is a failure, never a skip.
+func inCI() bool { return os.Getenv("CI") == "true" }
+
+// section returns the output of the named command on guest g, booting all guests on first use.
+func section(t *testing.T, g Guest, name string) Section {
+	t.Helper()
+	enabled(t)
+	bootOnce.Do(bootAll)
+	r := runs[g.Name]
+	if r.skip != "" {
+		if inCI() {
+			t.Fatalf("%s: %s (CI=true: a missing prerequisite is a failure)", g.Name, r.skip)
+		}
+		t.Skipf("%s: %s", g.Name, r.skip)
+	}
+	if r.err != nil {
+		t.Fatalf("%v", r.err)
+	}
+	n := -1
+	for i, c := range r.cmds {
+		if c.Name == name {
+			n = i
+		}
+	}
+	if n < 0 {
+		t.Fatalf("%s: no command %q in the batch", g.Name, name)
+	}
+	s, ok := r.console.Sections[n]
+	if !ok || !s.Ended {
+		t.Fatalf("%s: command %q (%s) did not finish; console tail:\n%s", g.Name, name, r.cmds[n].Line, Tail(r.log, 40))
+	}
+	return s
+}
+
+// ok returns the output of a command that must exit 0.
+func ok(t *testing.T, g Guest, name string) string {
+	t.Helper()
+	s := section(t, g, name)
+	if s.Status != 0 {
+		t.Fatalf("%s: %q exited %d:\n%s", g.Name, name, s.Status, s.Output)
+	}
+	return s.Output
+}
+
+func logf(format string, a ...any) { fmt.Fprintf(os.Stderr, "qemu: "+format+"\n", a...) }
+
+// bootAll prepares the shared builds, then boots every guest concurrently (one QEMU each).
+func bootAll() {
+	start := time.Now()
+	root, err := Root()
+	if err != nil {
+		for _, g := range Guests {
+			runs[g.Name] = &guestRun{g: g, err: err}
+		}
+		return
+	}
+	cache := filepath.Join(root, ".cache", "qemu")
+	work, err := os.MkdirTemp("", "pmc-qemu-")
+	if err == nil {
+		defer os.RemoveAll(work)
+	}
+	pmcErr := buildPMC(root)
+	wlErr := buildWorkloads(root)
+	logf("host builds done in %.1fs (pmc: %v, workloads: %v)", time.Since(start).Seconds(), errStr(pmcErr), errStr(wlErr))
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	for _, g := range Guests {
+		r := &guestRun{g: g}
+		runs[g.Name] = r
+		if err != nil {
+			r.err = err
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.prepareAndBoot(root, cache, filepath.Join(work, g.Name), pmcErr, wlErr, &mu)
+		}()
+	}
+	wg.Wait()
+	logf("all guests done in %.1fs", time.Since(start).Seconds())
+}
+
+func errStr(err error) string {
+	if err == nil {
+		return "ok"
+	}
+	return err.Error()
+}
+
+func (r *guestRun) prepareAndBoot(root, cache, work string, pmcErr, wlErr error, mu *sync.Mutex) {
+	g := r.g
+	t0 := time.Now()
+	kernel := filepath.Join(cache, g.Kernel)
+	if _, err := os.Stat(kernel); err != nil {
+		r.skip = fmt.Sprintf("kernel %s missing: run test/qemu/kernels.sh (make test-qemu does)", kernel)
+		return
+	}
+	for _, tool := range []string{g.QEMU, "dtc", g.CC} {
+		if _, err := exec.LookPath(tool); err != nil {
+			r.skip = fmt.Sprintf("%s not installed: run scripts/deps.sh", tool)
+			return
+		}
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		r.err = err
+		return
+	}
+	files, err := guestFiles(root, work, g, pmcErr, wlErr)
+	if err != nil {
+		r.err = fmt.Errorf("%s: %w", g.Name, err)
+		return
+	}
+	r.cmds = batch(g, files)
+	var lines []string
+	for _, c := range r.cmds {
+		lines = append(lines, c.Line)
+	}
+	files = append(files, Regular("/cmds", []byte(strings.Join(lines, "\n")+"\n")))
+	img, err := Initramfs(files)
+	if err != nil {
+		r.err = err
+		return
+	}
+	initrd := filepath.Join(work, "initrd.cpio.gz")
+	if err := os.WriteFile(initrd, img, 0o644); err != nil {
+		r.err = err
+		return
+	}
+	dtb := ""
+	if g.PatchDTB {
+		if dtb, err = g.MakeDTB(context.Background(), work); err != nil {
+			r.err = fmt.Errorf("%s: %w", g.Name, err)
+			return
+		}
+	}
+	prep := time.Since(t0)
+	logPath := filepath.Join(cache, g.Name+".console.log")
+	lf, err := os.Create(logPath)
+	if err != nil {
+		r.err = err
+		return
+	}
+	defer lf.Close()
+	fmt.Fprintf(lf, "# %s\n", g.CommandLine(kernel, initrd, dtb))
+	t1 := time.Now()
+	r.log, r.err = g.Boot(context.Background(), kernel, initrd, dtb, bootTimeout, lf)
+	mu.Lock()
+	logf("%s: prepared in %.1fs (initramfs %d KiB), ran %d commands in %.1fs; console log %s",
+		g.Name, prep.Seconds(), len(img)/1024, len(r.cmds), time.Since(t1).Seconds(), logPath)
+	mu.Unlock()
+	if r.err != nil {
+		return
+	}
+	r.console, r.err = ParseConsole(r.log)
+	if r.err == nil && !r.console.Done {
+		r.err = fmt.Errorf("%s: guest did not finish its commands; console tail:\n%s", g.Name, Tail(r.log, 40))
+	}
+}

@@ -1,0 +1,144 @@
+package qemu
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// probeLine is one line of the probe's output.
+type probeLine struct {
+	N, Body          uint64
+	Ev               []uint64
+	Enabled, Running uint64
+}
+
+func parseProbe(out string) ([]probeLine, error) {
+	var ls []probeLine
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || f[0] != "probe" {
+			continue
+		}
+		var p probeLine
+		for _, kv := range f[1:] {
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				return nil, fmt.Errorf("probe: bad field %q", kv)
+			}
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return nil, fmt.Errorf("probe: bad field %q: %w", kv, err)
+			}
+			switch {
+			case k == "n":
+				p.N = n
+			case k == "body":
+				p.Body = n
+			case k == "enabled":
+				p.Enabled = n
+			case k == "running":
+				p.Running = n
+			case strings.HasPrefix(k, "ev"):
+				p.Ev = append(p.Ev, n)
+			}
+		}
+		ls = append(ls, p)
+	}
+	if len(ls) == 0 {
+		return nil, fmt.Errorf("probe: no result lines in %q", out)
+	}
+	return ls, nil
+}
+
+// checkExact asserts count(N) - count(0) == body*N for event index ev, exactly.
+func checkExact(t *testing.T, g Guest, what string, ls []probeLine, ev int) {
+	t.Helper()
+	base := ls[0]
+	for _, l := range ls {
+		if l.Running != l.Enabled {
+			t.Errorf("%s %s n=%d: running %d != enabled %d (the group must not multiplex)", g.Name, what, l.N, l.Running, l.Enabled)
+		}
+		got := int64(l.Ev[ev]) - int64(base.Ev[ev])
+		want := int64(l.Body * l.N)
+		if l.Body == 0 || got != want {
+			t.Errorf("%s %s ev%d n=%d: count(n)-count(0) = %d-%d = %d, want exactly %d*%d = %d",
+				g.Name, what, ev, l.N, l.Ev[ev], base.Ev[ev], got, l.Body, l.N, want)
+		}
+	}
+}
+
+// TestProbeExact: the emulated PMU counts a loop of known length exactly, and under
+// -icount shift=0 the cycle counter equals the instruction counter.
+func TestProbeExact(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			ls, err := parseProbe(ok(t, g, "probe"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range ls {
+				t.Logf("%s n=%-8d instructions=%-9d cycles=%-9d diff(instructions)=%d", g.Name, l.N, l.Ev[0], l.Ev[1], l.Ev[0]-ls[0].Ev[0])
+				if l.Ev[0] != l.Ev[1] {
+					t.Errorf("%s n=%d: cycles %d != instructions %d under icount shift=0", g.Name, l.N, l.Ev[1], l.Ev[0])
+				}
+			}
+			if len(ls) != len(probeNs) {
+				t.Fatalf("%d probe lines, want %d", len(ls), len(probeNs))
+			}
+			checkExact(t, g, "instructions", ls, 0)
+			checkExact(t, g, "cycles", ls, 1)
+			if ls[0].Ev[0] == 0 || ls[0].Ev[0] > 1000 {
+				t.Errorf("%s: overhead of the measured region is %d instructions, want 1..1000 (Go syscall entry and exit)", g.Name, ls[0].Ev[0])
+			}
+		})
+	}
+}
+
+// TestProbeRaw: raw architectural codes count the same as the generic events.
+func TestProbeRaw(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			gen, err := parseProbe(ok(t, g, "probe"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names := []string{"probe-raw"}
+			if g.Name == "armv7" {
+				names = append(names, "probe-raw-ff")
+			}
+			for _, name := range names {
+				raw, err := parseProbe(ok(t, g, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkExact(t, g, name, raw, 0)
+				checkExact(t, g, name, raw, 1)
+				for i := range raw {
+					if i < len(gen) && (raw[i].Ev[0] != gen[i].Ev[0] || raw[i].Ev[1] != gen[i].Ev[1]) {
+						t.Errorf("%s %s n=%d: raw (%d, %d) != generic (%d, %d)", g.Name, name, raw[i].N,
+							raw[i].Ev[0], raw[i].Ev[1], gen[i].Ev[0], gen[i].Ev[1])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestGuestPMU: the guest kernel found the expected PMU driver.
+func TestGuestPMU(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			snap, err := ParseSnapshot([]byte(ok(t, g, "snapshot")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			typ, found := snap["sys/bus/event_source/devices/"+g.PMU+"/type"]
+			if !found {
+				t.Fatalf("%s: no PMU %s in the guest's sysfs", g.Name, g.PMU)
+			}
+			t.Logf("%s: PMU %s type %s", g.Name, g.PMU, strings.TrimSpace(string(typ.Data)))
+		})
+	}
+}
