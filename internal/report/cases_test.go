@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 
 	"github.com/pmc-tools/pmc/internal/stat"
 )
@@ -124,12 +125,12 @@ func slicesMinMax(xs []float64) (lo, hi float64) {
 // The metrics perf prints for software events, computed from the counts as package
 // metrics does: CPUs utilized = task-clock / wall time, rates = count / task-clock.
 func cpusUtilized(event string, cpu int, clockNs, elapsedSec float64) stat.Metric {
-	return stat.Metric{Name: "CPUs_utilized", Value: clockNs / 1e9 / elapsedSec, Unit: "CPUs utilized",
+	return stat.Metric{Name: "cpus_utilized", Value: clockNs / 1e9 / elapsedSec, Unit: "CPUs utilized",
 		Event: event, CPU: cpu, Together: true, Valid: true}
 }
 
 func perSec(event string, cpu int, count, clockNs float64) stat.Metric {
-	return stat.Metric{Name: event + "_rate", Value: count / (clockNs / 1e9), Unit: "/sec",
+	return stat.Metric{Name: strings.ReplaceAll(event, "-", "_") + "_per_sec", Value: count / (clockNs / 1e9), Unit: "/sec",
 		Event: event, CPU: cpu, Together: true, Valid: true}
 }
 
@@ -354,9 +355,11 @@ func caseMultiplexed() *stat.Result {
 		}}}})
 	s := r.Summary
 	r.Metrics = []stat.Metric{
-		{Name: "IPC", Value: s[1].Mean / s[0].Mean, Unit: "insn per cycle", Event: "instructions", CPU: -1, Together: true, Valid: true},
-		{Name: "L1D_miss_ratio", Value: 100 * s[3].Mean / s[2].Mean, Unit: "%", Event: "L1-dcache-load-misses", CPU: -1, Together: false, Valid: true},
-		{Name: "branch_miss_ratio", Value: 100 * s[5].Mean / s[4].Mean, Unit: "%", Event: "branch-misses", CPU: -1, Together: false, Valid: true},
+		{Name: "ipc", Value: s[1].Mean / s[0].Mean, Unit: "insn per cycle", Event: "instructions", CPU: -1, Together: true, Valid: true},
+		{Name: "l1d_miss_ratio", Value: 100 * s[3].Mean / s[2].Mean, Unit: "%", Event: "L1-dcache-load-misses", CPU: -1, Valid: true,
+			Warning: "not measured together: L1-dcache-load-misses ran 75.00% (group 2), L1-dcache-loads ran 75.00% (group 1)"},
+		{Name: "branch_miss_ratio", Value: 100 * s[5].Mean / s[4].Mean, Unit: "%", Event: "branch-misses", CPU: -1, Valid: true,
+			Warning: "not measured together: branch-misses ran 75.00% (group 4), branches ran 75.00% (group 3)"},
 	}
 	return r
 }
@@ -381,18 +384,18 @@ func caseNotCounted() *stat.Result {
 			nc("branch-misses", 0x10, "r10 (BR_MIS_PRED)", false),
 		}}}})
 	r.Metrics = []stat.Metric{
-		{Name: "IPC", Unit: "insn per cycle", Event: "instructions", CPU: -1, Together: false, Valid: false,
-			Warning: "instructions not counted"},
-		{Name: "L1D_miss_ratio", Unit: "%", Event: "L1-dcache-load-misses", CPU: -1, Together: true, Valid: false,
-			Warning: "L1-dcache-loads not counted"},
+		{Name: "ipc", Unit: "insn per cycle", Event: "instructions", CPU: -1,
+			Warning: "instructions <not counted>: it never got a counter"},
+		{Name: "l1d_miss_ratio", Unit: "%", Event: "L1-dcache-load-misses", CPU: -1,
+			Warning: "L1-dcache-load-misses <not counted>: it never got a counter"},
 	}
 	return r
 }
 
 // caseMetricsFlagged is the Cortex-A5 seed's story: a multiplexed run on a single-issue
 // core where the naive arithmetic gives "12.75 insn per cycle" and "191% of all branches".
-// pmc prints the numbers and says why they cannot be right. One metric (GHz) belongs to
-// no printed event and gets a line of its own.
+// pmc prints the numbers and says why they cannot be right. One metric (CPUs utilized)
+// belongs to an event that was not asked for and gets a line of its own.
 func caseMetricsFlagged() *stat.Result {
 	const enabled = 16_581_920_114
 	pmu := "armv7_cortex_a5"
@@ -404,15 +407,18 @@ func caseMetricsFlagged() *stat.Result {
 			hw("branch-misses", 3, stat.Encoding{PMU: pmu, Type: 0, Config: 5}, 8_595_000_000, enabled, enabled/4),
 		}}}})
 	s := r.Summary
+	apart := "not measured together: instructions ran 50.00% (group 1), cycles ran 12.50% (group 0)"
 	r.Metrics = []stat.Metric{
-		{Name: "IPC", Value: s[1].Mean / s[0].Mean, Unit: "insn per cycle", Event: "instructions", CPU: -1,
-			Together: false, Valid: true, Warning: "more than the core's issue width (1)"},
-		{Name: "CPI", Value: s[0].Mean / s[1].Mean, Unit: "cycles per insn", Event: "instructions", CPU: -1,
-			Together: false, Valid: true},
-		{Name: "branch_miss_ratio", Value: 100 * s[3].Mean / s[2].Mean, Unit: "%", Event: "branch-misses", CPU: -1,
-			Together: false, Valid: true, Warning: "misses exceed accesses"},
-		{Name: "GHz", Value: s[0].Mean / 1e9 / r.ElapsedSec, Unit: "GHz", Event: "", CPU: -1,
-			Together: true, Valid: true, Warning: "cycles ran 12.5% of the time"},
+		{Name: "ipc", Value: s[1].Mean / s[0].Mean, Unit: "insn per cycle", Event: "instructions", CPU: -1, Valid: true,
+			Warning: "implausible: 12.75 instructions per cycle on a core that issues at most 1; " + apart},
+		{Name: "cpi", Value: s[0].Mean / s[1].Mean, Unit: "cycles per insn", Event: "instructions", CPU: -1, Valid: true,
+			Warning: "implausible: 0.08 cycles per instruction on a core that issues at most 1 per cycle; " + apart},
+		{Name: "branch_miss_ratio", Value: 100 * s[3].Mean / s[2].Mean, Unit: "%", Event: "branch-misses", CPU: -1, Valid: true,
+			Warning: "implausible: 191.00% exceeds 100%; not measured together: branch-misses ran 25.00% (group 3), branches ran 50.00% (group 2)"},
+		{Name: "ghz", Value: s[0].Mean / 1e9 / r.ElapsedSec, Unit: "GHz", Event: "cycles", CPU: -1, Together: true, Valid: true,
+			Warning: "cycles ran only 12.50% of the time; its scaled count is an extrapolation"},
+		{Name: "cpus_utilized", Unit: "CPUs utilized", Event: "task-clock", CPU: -1,
+			Warning: "task-clock was not counted; add it to the events"},
 	}
 	return r
 }

@@ -193,7 +193,7 @@ func (c *csvWriter) metricFields(m *stat.Metric) []string {
 		return []string{"", ""}
 	}
 	unit := csvUnit(*m)
-	if notes := metricNotes(*m); len(notes) > 0 && !c.opt.Header {
+	if notes := metricNotes(*m, false); len(notes) > 0 && !c.opt.Header {
 		unit = strings.TrimSpace(unit + " (" + strings.Join(notes, "; ") + ")")
 	}
 	return []string{describeMetric(*m).value, unit}
@@ -204,7 +204,7 @@ func (c *csvWriter) metricExtra(m *stat.Metric) []string {
 	if m == nil {
 		return []string{"", ""}
 	}
-	return []string{m.Name, strings.Join(metricNotes(*m), "; ")}
+	return []string{m.Name, strings.Join(metricNotes(*m, false), "; ")}
 }
 
 // record writes fields RFC 4180 style: a field holding the separator, a quote, CR or LF is

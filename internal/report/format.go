@@ -155,18 +155,41 @@ func selfDescribing(unit string) bool {
 	return strings.Contains(unit, " ") || strings.HasSuffix(unit, "/sec") || unit == "GHz"
 }
 
+// notTogether is how package metrics starts the warning of a metric whose operands were
+// multiplexed apart; the text output shows it as a short flag.
+const notTogether = "not measured together"
+
 // metricNotes lists why a metric should not be taken at face value: "undefined" (an
-// operand has no value), "not measured together" (operands multiplexed apart), the warning.
-func metricNotes(m stat.Metric) []string {
+// operand has no value), "not measured together" (operands multiplexed apart), then the
+// warning. With short, the warning's own "not measured together: ..." part (package
+// metrics lists the operands' running shares, which the rows show anyway) gives way to
+// the flag.
+func metricNotes(m stat.Metric, short bool) []string {
+	var keep []string
+	said := map[string]bool{}
+	for _, p := range strings.Split(m.Warning, "; ") {
+		if strings.TrimSpace(p) == "" {
+			continue
+		}
+		for _, k := range []string{"undefined", notTogether} {
+			if strings.HasPrefix(p, k) {
+				said[k] = true
+			}
+		}
+		if short && strings.HasPrefix(p, notTogether) {
+			continue
+		}
+		keep = append(keep, p)
+	}
 	var notes []string
-	if !m.Valid {
+	if !m.Valid && !said["undefined"] {
 		notes = append(notes, "undefined")
 	}
-	if m.Valid && !m.Together { // an undefined value has nothing to be together about
-		notes = append(notes, "not measured together")
+	if m.Valid && !m.Together && (short || !said[notTogether]) { // undefined has nothing to be together about
+		notes = append(notes, notTogether)
 	}
-	if m.Warning != "" {
-		notes = append(notes, m.Warning)
+	if len(keep) > 0 {
+		notes = append(notes, strings.Join(keep, "; "))
 	}
 	return notes
 }

@@ -189,11 +189,11 @@ func textOrphan(b *bytes.Buffer, prefix string, m stat.Metric) {
 func metricColumn(m stat.Metric) string {
 	t := describeMetric(m)
 	s := fmt.Sprintf(" # %s %s", t.num, t.unit)
-	for _, n := range metricNotes(m) {
+	for _, n := range metricNotes(m, true) {
 		switch n {
 		case "undefined":
 			// already in the number's place
-		case "not measured together":
+		case notTogether:
 			s += "  (" + n + ")"
 		default:
 			s += "  !! " + n
