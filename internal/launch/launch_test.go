@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -271,5 +272,53 @@ func TestWaitContext(t *testing.T) {
 	}
 	if st.Elapsed < 200*time.Millisecond || st.Elapsed > time.Second {
 		t.Errorf("Elapsed %v, want about 200ms", st.Elapsed)
+	}
+}
+
+// Wait without Exec does not hang: the shim exits without running the workload.
+func TestWaitWithoutExec(t *testing.T) {
+	ch, err := Start(Cmd{Args: []string{"true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ch.Wait(context.Background())
+	if err != nil || st.ExitCode() != StatusShimAborted || st.Elapsed != 0 {
+		t.Errorf("status %d elapsed %v, %v; want %d", st.ExitCode(), st.Elapsed, err, StatusShimAborted)
+	}
+}
+
+// Every fd a launch opens is closed after Wait, and the workload inherits none of them.
+func TestNoFDLeak(t *testing.T) {
+	count := func() int {
+		ents, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ents)
+	}
+	before := count()
+	out, err := os.CreateTemp(t.TempDir(), "fds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	// ls lists its fds: 0-2, the one it opened for the directory, and whatever pmc itself
+	// inherited without close-on-exec (which a direct exec passes on as well).
+	run(t, Cmd{Args: []string{"ls", "/proc/self/fd"}, Stdout: out})
+	direct, err := exec.Command("ls", "/proc/self/fd").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		run(t, Cmd{Args: []string{"true"}})
+	}
+	ch, _ := Start(Cmd{Args: []string{"true"}})
+	ch.Kill()
+	if after := count(); after != before+1 { // +1: out
+		t.Errorf("%d fds open after the runs, %d before (+1 expected)", after, before)
+	}
+	b, _ := os.ReadFile(out.Name())
+	if string(b) != string(direct) {
+		t.Errorf("the workload has fds %q, a direct exec %q", b, direct)
 	}
 }

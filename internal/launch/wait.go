@@ -45,7 +45,8 @@ func (s Status) ExitCode() int {
 // machines). When ctx is done first, Wait sends SIGTERM once (what perf stat's --timeout
 // does) and keeps waiting for the exit; Status.Terminated records it. A workload that
 // ignores SIGTERM still ends Wait when it gets SIGKILL or the forwarded SIGINT. Calling Wait
-// again returns the same result.
+// again returns the same result. Wait without Exec makes the shim exit with
+// StatusShimAborted, the workload never run.
 func (ch *Child) Wait(ctx context.Context) (Status, error) {
 	ch.mu.Lock()
 	done := ch.done
@@ -70,6 +71,10 @@ func (ch *Child) Wait(ctx context.Context) (Status, error) {
 
 // reap waits for the exit, then fills status and err and releases the fds.
 func (ch *Child) reap() {
+	if ch.goW >= 0 { // Wait without Exec: let the shim exit (125) instead of waiting forever
+		syscall.Close(ch.goW)
+		ch.goW = -1
+	}
 	info, end, err := ch.waitExit()
 	st := Status{}
 	if err == nil {
@@ -85,10 +90,6 @@ func (ch *Child) reap() {
 	if ch.errR >= 0 {
 		syscall.Close(ch.errR)
 		ch.errR = -1
-	}
-	if ch.goW >= 0 {
-		syscall.Close(ch.goW)
-		ch.goW = -1
 	}
 	ch.mu.Lock()
 	ch.done, ch.status, ch.err = true, st, err
