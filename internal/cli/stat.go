@@ -1,0 +1,214 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// statFlags are the raw flag values of `pmc stat`; statOptions validates them into a Request.
+type statFlags struct {
+	events        []string
+	repeat        int
+	warmup        int
+	intervalMS    int
+	intervalCount int
+	sep           string
+	csv           bool
+	json          bool
+	output        string
+	appendOut     bool
+	noScale       bool
+	noInherit     bool
+	pids          string
+	allCPUs       bool
+	cpus          string
+	noAggr        bool
+	verbose       bool
+	dryRun        bool
+	duration      time.Duration
+	fake          string
+}
+
+func newStatCmd(e *env) *cobra.Command {
+	f := &statFlags{}
+	cmd := &cobra.Command{
+		Use:   "stat [options] [--] COMMAND [ARGS...]",
+		Short: "count events while a command runs (or for -p PIDs, or system-wide with -a)",
+		Long: `Count events while COMMAND runs, like perf stat. Counters start exactly at the
+command's exec and follow its threads and children (--no-inherit to stop that).
+Multiplexed counts are scaled by time_enabled/time_running and the running share is shown;
+an event that never ran is <not counted>, never 0. pmc exits with the command's status.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runStat(cmd.Context(), e, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.SetInterspersed(false) // the workload's flags stay the workload's
+	fl.StringArrayVarP(&f.events, "event", "e", nil, "events to count: comma-separated, repeatable; {a,b} groups; :u :k modifiers")
+	fl.IntVarP(&f.repeat, "repeat", "r", 1, "run the command N times and print mean and variation")
+	fl.IntVar(&f.warmup, "warmup", 0, "run the command K times first without counting")
+	fl.IntVarP(&f.intervalMS, "interval-print", "I", 0, "print count deltas every MS milliseconds")
+	fl.IntVar(&f.intervalCount, "interval-count", 0, "stop after this many intervals (with -I)")
+	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV-like output with this separator (RFC 4180 quoting)")
+	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
+	fl.BoolVar(&f.json, "json", false, "JSON output (schema pmc.stat/v1, docs/json-schema.md)")
+	fl.StringVarP(&f.output, "output", "o", "", "write the results to FILE (atomically) instead of stderr")
+	fl.BoolVar(&f.appendOut, "append", false, "append to the -o file instead of replacing it")
+	fl.BoolVarP(&f.noScale, "no-scale", "c", false, "print raw counts, not scaled for multiplexing")
+	fl.BoolVarP(&f.noInherit, "no-inherit", "i", false, "do not count the command's threads and children")
+	fl.StringVarP(&f.pids, "pid", "p", "", "attach to these processes (comma-separated) until Ctrl-C or --duration")
+	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "count system-wide on all CPUs")
+	fl.StringVarP(&f.cpus, "cpu", "C", "", "count system-wide on these CPUs only (e.g. 0-3,6)")
+	fl.BoolVarP(&f.noAggr, "no-aggr", "A", false, "one row per CPU instead of the sum (with -a/-C)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print each event's perf_event_attr before counting")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print each event's perf_event_attr and exit without counting")
+	fl.DurationVar(&f.duration, "duration", 0, "stop counting after this long (attach and system-wide modes)")
+	fl.StringVar(&f.fake, "fake", "", "use the deterministic fake backend scripted by FILE (tests)")
+	fl.MarkHidden("fake")
+	return cmd
+}
+
+// request turns flags and arguments into a validated stat.Request (events not yet resolved).
+func (f *statFlags) request(args []string) (*stat.Request, error) {
+	req := &stat.Request{
+		Command: args, Repeat: f.repeat, Warmup: f.warmup, NoScale: f.noScale,
+		PerCPU: f.noAggr, Duration: f.duration, IntervalCount: f.intervalCount,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+	}
+	switch {
+	case f.repeat < 1:
+		return nil, fmt.Errorf("-r %d: the repeat count must be at least 1", f.repeat)
+	case f.warmup < 0:
+		return nil, fmt.Errorf("--warmup %d: must be 0 or more", f.warmup)
+	case f.intervalMS < 0 || (f.intervalMS > 0 && f.intervalMS < 10):
+		return nil, fmt.Errorf("-I %d: the interval must be at least 10 ms", f.intervalMS)
+	case f.intervalMS > 0 && f.repeat > 1:
+		return nil, errors.New("-I cannot be combined with -r: choose intervals or repeats")
+	case f.intervalCount > 0 && f.intervalMS == 0:
+		return nil, errors.New("--interval-count needs -I MS")
+	case f.csv && f.sep != "":
+		return nil, errors.New("--csv and -x both choose CSV output: use one")
+	case f.json && (f.csv || f.sep != ""):
+		return nil, errors.New("--json cannot be combined with CSV output")
+	case f.appendOut && f.output == "":
+		return nil, errors.New("--append needs -o FILE")
+	case len([]rune(f.sep)) > 1:
+		return nil, fmt.Errorf("-x %q: the separator must be one character", f.sep)
+	case f.sep == `"` || f.sep == "\n" || f.sep == "\r":
+		return nil, fmt.Errorf("-x %q: a quote or line break cannot separate CSV fields", f.sep)
+	}
+	req.Interval = time.Duration(f.intervalMS) * time.Millisecond
+	switch {
+	case f.pids != "":
+		if f.allCPUs || f.cpus != "" {
+			return nil, errors.New("-p and -a/-C are different modes: choose one")
+		}
+		if len(args) > 0 {
+			return nil, fmt.Errorf("-p counts existing processes: drop the command %q", args[0])
+		}
+		for _, p := range strings.Split(f.pids, ",") {
+			pid, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || pid <= 0 {
+				return nil, fmt.Errorf("-p %q: %q is not a process id", f.pids, p)
+			}
+			req.PIDs = append(req.PIDs, pid)
+		}
+		req.Mode = stat.Attach
+	case f.allCPUs || f.cpus != "":
+		req.Mode = stat.System
+		if f.cpus != "" {
+			cpus, err := stat.ParseCPUList(f.cpus)
+			if err != nil {
+				return nil, fmt.Errorf("-C: %w", err)
+			}
+			req.CPUs = cpus
+		}
+	default:
+		if len(args) == 0 {
+			return nil, errors.New("no command to count: pmc stat [-e EVENTS] -- COMMAND [ARGS...] (or -p PID, or -a)")
+		}
+		req.Mode = stat.Launch
+	}
+	if f.noAggr && req.Mode != stat.System {
+		return nil, errors.New("-A (per-CPU rows) needs system-wide mode: add -a or -C")
+	}
+	if req.Mode != stat.Launch && f.repeat > 1 {
+		return nil, errors.New("-r repeats a command: it needs launch mode")
+	}
+	return req, nil
+}
+
+func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
+	req, err := f.request(args)
+	if err != nil {
+		return usageErr(err)
+	}
+	spec := strings.Join(f.events, ",")
+	if spec == "" {
+		spec = defaultEvents()
+	}
+	evs, err := resolveEvents(spec, req.Mode, !f.noInherit)
+	if err != nil {
+		return usageErr(err)
+	}
+	req.Events = evs
+	if f.verbose || f.dryRun {
+		printAttrs(e.stderr, evs)
+		if f.dryRun {
+			return nil
+		}
+	}
+	var backend stat.Backend = stat.Kernel{}
+	if f.fake != "" {
+		data, err := os.ReadFile(f.fake)
+		if err != nil {
+			return usageErr(err)
+		}
+		spec, err := stat.ParseFakeSpec(data)
+		if err != nil {
+			return usageErr(err)
+		}
+		backend = stat.Fake{Spec: spec}
+	}
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if req.Mode != stat.Launch {
+		// Attach and system-wide counting stop at Ctrl-C; in launch mode the workload gets the
+		// signal (forwarded by the launcher) and its end stops the count.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		defer stop()
+	}
+	out := newStatOutput(e, f, req)
+	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
+	if res != nil && len(res.Runs) > 0 {
+		res.Metrics = defaultMetrics(res)
+		if err := out.final(res); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		noPMUHint(e.stderr, res)
+	}
+	if runErr != nil {
+		return &exitError{code: exitStatusFor(runErr), err: runErr}
+	}
+	if res.ExitStatus != 0 {
+		return &exitError{code: res.ExitStatus}
+	}
+	return nil
+}
+
+// usageErr marks an error in what the user asked for.
+func usageErr(err error) error { return &exitError{code: 1, err: err} }

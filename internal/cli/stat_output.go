@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/launch"
+	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// statOutput writes `pmc stat` results in the chosen format, to stderr or to -o FILE.
+// Intervals stream to stderr as they come; with -o they are kept and written at the end,
+// in one atomic write, so a file is never left half-written.
+type statOutput struct {
+	e     *env
+	f     *statFlags
+	first bool
+	live  io.Writer // where intervals stream (nil when buffered for -o)
+	buf   bytes.Buffer
+	head  *stat.Result // what interval rows need to know before the run ends
+}
+
+func newStatOutput(e *env, f *statFlags, req *stat.Request) *statOutput {
+	o := &statOutput{e: e, f: f, first: true, head: &stat.Result{Schema: stat.SchemaVersion,
+		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
+		Scaled: !req.NoScale, Repeat: req.Repeat}}
+	if f.output == "" {
+		o.live = e.stderr
+	} else {
+		o.live = &o.buf
+	}
+	return o
+}
+
+func (o *statOutput) csvOptions() report.CSVOptions {
+	sep := ','
+	if o.f.sep != "" {
+		sep = []rune(o.f.sep)[0]
+	}
+	return report.CSVOptions{Sep: sep, Header: o.f.csv}
+}
+
+func (o *statOutput) interval(iv stat.Interval) {
+	if o.f.json {
+		return // intervals are part of the JSON document
+	}
+	if o.f.csv || o.f.sep != "" {
+		report.CSVInterval(o.live, o.head, iv, o.first, o.csvOptions())
+	} else {
+		report.TextInterval(o.live, o.head, iv, o.first)
+	}
+	o.first = false
+}
+
+func (o *statOutput) final(res *stat.Result) error {
+	w := io.Writer(o.e.stderr)
+	if o.f.output != "" {
+		w = &o.buf
+	}
+	var err error
+	switch {
+	case o.f.json:
+		err = report.JSON(w, res)
+	case res.Intervals != nil:
+		// interval mode printed its rows already; perf prints no summary table after them
+	case o.f.csv || o.f.sep != "":
+		err = report.CSV(w, res, o.csvOptions())
+	default:
+		err = report.Text(w, res, report.TextOptions{})
+	}
+	if err != nil {
+		return err
+	}
+	if o.f.output == "" {
+		return nil
+	}
+	if o.f.appendOut {
+		return report.AppendFile(o.f.output, o.buf.Bytes(), 0o644)
+	}
+	return report.WriteFileAtomic(o.f.output, o.buf.Bytes(), 0o644)
+}
+
+// printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).
+func printAttrs(w io.Writer, evs []stat.Event) {
+	for _, ev := range evs {
+		role := ""
+		if ev.Leader {
+			role = ", leader"
+		}
+		fmt.Fprintf(w, "event %q (group %d%s)", ev.Name, ev.Group, role)
+		if ev.Resolved != "" {
+			fmt.Fprintf(w, " resolves to %s", ev.Resolved)
+		}
+		fmt.Fprintf(w, "\n%s", ev.Attr.String())
+	}
+}
+
+// noPMUHint explains, once, why every hardware event is <not supported> on a machine with no
+// hardware PMU, and what can be counted instead.
+func noPMUHint(w io.Writer, res *stat.Result) {
+	var hw, unsupported int
+	for _, s := range res.Summary {
+		switch s.Encoding.Type {
+		case perfevent.TypeHardware, perfevent.TypeHWCache, perfevent.TypeRaw:
+			hw++
+			if s.Status == stat.NotSupported {
+				unsupported++
+			}
+		}
+	}
+	if hw == 0 || unsupported < hw || hasCPUPMU() {
+		return
+	}
+	fmt.Fprintln(w, "pmc: hardware events are <not supported> here: this machine exposes no hardware PMU "+
+		"(no cpu PMU in /sys/bus/event_source/devices, common in VMs); software events work: "+
+		"-e task-clock,page-faults,context-switches,cpu-migrations")
+}
+
+func hasCPUPMU() bool {
+	ents, err := os.ReadDir("/sys/bus/event_source/devices")
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		n := e.Name()
+		if n == "cpu" || n == "cpu_core" || strings.HasPrefix(n, "armv") || strings.HasPrefix(n, "arm_") {
+			return true
+		}
+	}
+	return false
+}
+
+// exitStatusFor maps a measurement failure to pmc's exit status: 127/126 for a command that
+// cannot be found or run (shell convention), 1 otherwise.
+func exitStatusFor(err error) int {
+	var le *launch.ExecError
+	if errors.As(err, &le) {
+		return le.ExitCode()
+	}
+	return 1
+}

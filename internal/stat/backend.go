@@ -1,0 +1,84 @@
+package stat
+
+import (
+	"context"
+	"os"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// Event is one resolved event to count, in the order the user gave it. Events of one {..}
+// group share Group and are opened with the first of them (Leader) as group leader.
+type Event struct {
+	Name     string // as written, with modifiers
+	Group    int
+	Leader   bool // first event of a group of two or more
+	Attr     perfevent.Attr
+	PMU      string
+	Resolved string // what a generic name resolved to on this CPU, if known
+	Unit     string
+}
+
+// Mode says what is counted.
+type Mode string
+
+const (
+	Launch Mode = "launch" // run Command and count it (and its children unless no-inherit)
+	Attach Mode = "attach" // count existing PIDs until Ctrl-C or Duration
+	System Mode = "system" // count every task on CPUs until Ctrl-C, Duration or Command's end
+)
+
+// Request is a validated plan for one `pmc stat` invocation.
+type Request struct {
+	Events        []Event
+	Mode          Mode
+	Command       []string // launch (and optionally system) mode
+	PIDs          []int    // attach mode
+	CPUs          []int    // system mode; empty means every online CPU
+	PerCPU        bool     // -A: keep one row per CPU
+	NoScale       bool
+	Repeat        int // >= 1
+	Warmup        int
+	Interval      time.Duration // -I; 0 = off
+	IntervalCount int           // stop after this many intervals; 0 = unlimited
+	Duration      time.Duration // stop attach/system counting after this long; 0 = until Ctrl-C
+	Stdin         *os.File
+	Stdout        *os.File
+	Stderr        *os.File
+}
+
+// Reading is the cumulative value of one counter slot: event index x CPU.
+type Reading struct {
+	Event int // index into Request.Events
+	CPU   int // -1 when the counter follows a task on any CPU
+	Value perfevent.Value
+	Err   error // set when the event could not be opened; Value is then zero
+}
+
+// Outcome is how the measured run ended.
+type Outcome struct {
+	ExitStatus int
+	Signal     string
+	Elapsed    time.Duration
+	User, Sys  time.Duration
+}
+
+// Backend opens counters for a Request. The kernel backend talks to perf_event_open; the fake
+// backend replays scripted counts so output can be tested exactly.
+type Backend interface {
+	Name() string
+	// Begin opens the counters for run number run (warmups count too) and, in launch mode,
+	// starts the workload stopped before exec. Counting begins with Session.Start.
+	Begin(ctx context.Context, req *Request, run int) (Session, error)
+}
+
+// Session is one run in progress.
+type Session interface {
+	Start() error                // release the workload / enable the counters
+	Read() ([]Reading, error)    // cumulative readings, same slots in the same order every call
+	Ticks() <-chan time.Duration // interval ticks carrying the time since Start; nil without -I
+	Done() <-chan struct{}       // closed when the workload ended, ctx was cancelled or Duration passed
+	Outcome() (Outcome, error)   // valid after Done
+	Close() error                // release every fd; kill the workload if it never started
+}

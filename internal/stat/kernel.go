@@ -1,0 +1,305 @@
+package stat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/launch"
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// Kernel is the Backend that counts with perf_event_open(2).
+type Kernel struct {
+	// Threads lists the thread ids of a process (attach mode). Defaults to /proc/PID/task.
+	Threads func(pid int) ([]int, error)
+	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to sysfs.
+	OnlineCPUs func() ([]int, error)
+}
+
+func (Kernel) Name() string { return "perf_event" }
+
+type target struct{ pid, cpu int }
+
+type slot struct {
+	event int
+	cpu   int
+	c     *perfevent.Counter
+	err   error
+}
+
+type kernelSession struct {
+	req      *Request
+	ctx      context.Context
+	cancel   context.CancelFunc
+	child    *launch.Child
+	slots    []slot
+	start    time.Time
+	ticker   *time.Ticker
+	ticks    chan time.Duration
+	done     chan struct{}
+	mu       sync.Mutex
+	outcome  Outcome
+	waitErr  error
+	started  bool
+	stopOnce sync.Once
+}
+
+func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
+	s := &kernelSession{req: req, done: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	targets, err := k.targets(req)
+	if err != nil {
+		return nil, err
+	}
+	if len(req.Command) > 0 && req.Mode != Attach {
+		path, err := launch.LookPath(req.Command[0])
+		if err != nil {
+			return nil, err
+		}
+		s.child, err = launch.Start(launch.Cmd{Path: path, Args: req.Command,
+			Env: os.Environ(), Stdin: req.Stdin, Stdout: req.Stdout, Stderr: req.Stderr})
+		if err != nil {
+			return nil, fmt.Errorf("starting %q: %w", req.Command[0], err)
+		}
+		if req.Mode == Launch {
+			targets = []target{{pid: s.child.Pid(), cpu: perfevent.AnyCPU}}
+		}
+	}
+	if err := s.open(targets); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (k Kernel) targets(req *Request) ([]target, error) {
+	switch req.Mode {
+	case Attach:
+		threads := k.Threads
+		if threads == nil {
+			threads = procThreads
+		}
+		var ts []target
+		for _, pid := range req.PIDs {
+			tids, err := threads(pid)
+			if err != nil {
+				return nil, fmt.Errorf("process %d: %w", pid, err)
+			}
+			for _, tid := range tids {
+				ts = append(ts, target{pid: tid, cpu: perfevent.AnyCPU})
+			}
+		}
+		return ts, nil
+	case System:
+		cpus := req.CPUs
+		if len(cpus) == 0 {
+			online := k.OnlineCPUs
+			if online == nil {
+				online = onlineCPUs
+			}
+			var err error
+			if cpus, err = online(); err != nil {
+				return nil, err
+			}
+		}
+		ts := make([]target, len(cpus))
+		for i, c := range cpus {
+			ts[i] = target{pid: perfevent.AllTasks, cpu: c}
+		}
+		return ts, nil
+	}
+	return nil, nil // launch: the child's pid is known only after Start
+}
+
+// open opens every event on every target, group by group. A refused leader takes its group
+// down with it; a member refused with EINVAL in a multi-event group means the group does not
+// fit the counters, and the whole group is reported as not counted with that reason.
+func (s *kernelSession) open(targets []target) error {
+	evs := s.req.Events
+	for _, t := range targets {
+		for i := 0; i < len(evs); {
+			j := i + 1
+			for j < len(evs) && evs[j].Group == evs[i].Group {
+				j++
+			}
+			group := make([]slot, 0, j-i)
+			var leader *perfevent.Counter
+			var groupErr error
+			for e := i; e < j; e++ {
+				sl := slot{event: e, cpu: t.cpu}
+				if groupErr != nil {
+					sl.err = groupErr
+					group = append(group, sl)
+					continue
+				}
+				c, err := perfevent.Open(evs[e].Name, evs[e].Attr, t.pid, t.cpu, leader)
+				if err != nil {
+					if errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles) {
+						return err
+					}
+					if e > i && errors.Is(err, perfevent.ErrInvalid) {
+						groupErr = fmt.Errorf("%w (kernel refused %q: %v)", ErrGroupTooLarge, evs[e].Name, err)
+						for g := range group {
+							group[g].c.Close()
+							group[g].c, group[g].err = nil, groupErr
+						}
+					} else if e == i && j-i > 1 {
+						groupErr = fmt.Errorf("group leader %q: %w", evs[e].Name, err)
+						err = groupErr
+					}
+					sl.err = err
+					group = append(group, sl)
+					continue
+				}
+				if e == i {
+					leader = c
+				}
+				sl.c = c
+				group = append(group, sl)
+			}
+			s.slots = append(s.slots, group...)
+			i = j
+		}
+	}
+	return nil
+}
+
+func (s *kernelSession) Start() error {
+	s.start = time.Now()
+	if s.req.Mode != Launch {
+		for _, sl := range s.slots {
+			if sl.c != nil {
+				if err := sl.c.Enable(); err != nil {
+					return fmt.Errorf("enabling %q: %w", s.req.Events[sl.event].Name, err)
+				}
+			}
+		}
+	}
+	if s.child != nil {
+		if err := s.child.Exec(); err != nil {
+			return err
+		}
+	}
+	s.started = true
+	if s.req.Interval > 0 {
+		s.ticker = time.NewTicker(s.req.Interval)
+		s.ticks = make(chan time.Duration)
+		go s.tick()
+	}
+	go s.wait()
+	return nil
+}
+
+func (s *kernelSession) tick() {
+	n := 0
+	for {
+		select {
+		case <-s.done:
+			return
+		case now := <-s.ticker.C:
+			select {
+			case s.ticks <- now.Sub(s.start):
+			case <-s.done:
+				return
+			}
+			n++
+			if s.req.IntervalCount > 0 && n >= s.req.IntervalCount {
+				s.stop()
+				return
+			}
+		}
+	}
+}
+
+// stop ends a run early (interval count reached): the workload gets SIGTERM, like perf.
+func (s *kernelSession) stop() {
+	s.stopOnce.Do(func() {
+		if s.child != nil && s.req.Mode == Launch {
+			s.child.Signal(syscall.SIGTERM)
+		}
+		s.cancel()
+	})
+}
+
+func (s *kernelSession) wait() {
+	defer close(s.done)
+	var timeout <-chan time.Time
+	if s.req.Duration > 0 {
+		t := time.NewTimer(s.req.Duration)
+		defer t.Stop()
+		timeout = t.C
+	}
+	if s.child != nil {
+		stop := launch.ForwardSignals(s.child)
+		st, err := s.child.Wait(context.Background())
+		stop()
+		if err == nil && st.ExecErr != nil {
+			err = st.ExecErr
+		}
+		s.mu.Lock()
+		s.outcome = Outcome{ExitStatus: st.ExitCode(), Elapsed: st.Elapsed, User: st.User, Sys: st.Sys}
+		if st.Signaled {
+			s.outcome.Signal = signalName(st.Signal)
+		}
+		s.waitErr = err
+		s.mu.Unlock()
+		return
+	}
+	select {
+	case <-s.ctx.Done():
+	case <-timeout:
+	}
+	s.mu.Lock()
+	s.outcome = Outcome{Elapsed: time.Since(s.start)}
+	s.mu.Unlock()
+}
+
+func (s *kernelSession) Read() ([]Reading, error) {
+	out := make([]Reading, len(s.slots))
+	for i, sl := range s.slots {
+		out[i] = Reading{Event: sl.event, CPU: sl.cpu, Err: sl.err}
+		if sl.c == nil {
+			continue
+		}
+		v, err := sl.c.Read()
+		if err != nil {
+			return nil, err
+		}
+		out[i].Value = v
+	}
+	return out, nil
+}
+
+func (s *kernelSession) Ticks() <-chan time.Duration {
+	if s.ticks == nil {
+		return nil
+	}
+	return s.ticks
+}
+
+func (s *kernelSession) Done() <-chan struct{} { return s.done }
+
+func (s *kernelSession) Outcome() (Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.outcome, s.waitErr
+}
+
+func (s *kernelSession) Close() error {
+	if s.ticker != nil {
+		s.ticker.Stop()
+	}
+	if s.child != nil && !s.started {
+		s.child.Kill()
+	}
+	s.cancel()
+	for _, sl := range s.slots {
+		sl.c.Close()
+	}
+	return nil
+}

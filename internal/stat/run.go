@@ -1,0 +1,211 @@
+package stat
+
+import (
+	"context"
+	"errors"
+)
+
+// Options tunes Run beyond the Request.
+type Options struct {
+	// OnInterval, when set, receives each -I interval as soon as it is read.
+	OnInterval func(Interval)
+}
+
+// Measure measures req with b: warmups, then Repeat counted runs, and returns the Result. A
+// workload that fails or is killed still yields its counts; err is reserved for failures of
+// the measurement itself (e.g. permission denied), in which case the partial Result so far
+// is returned too.
+func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result, error) {
+	if req.Repeat < 1 {
+		req.Repeat = 1
+	}
+	res := &Result{
+		Schema:  SchemaVersion,
+		Command: req.Command,
+		Mode:    string(req.Mode),
+		PIDs:    req.PIDs,
+		CPUs:    req.CPUs,
+		Scaled:  !req.NoScale,
+		Repeat:  req.Repeat,
+		Backend: b.Name(),
+	}
+	for i := 0; i < req.Warmup+req.Repeat; i++ {
+		if err := ctx.Err(); err != nil && i > 0 {
+			break // Ctrl-C between runs: keep what we have
+		}
+		run, ivs, err := runOnce(ctx, b, req, i, opt)
+		if err != nil {
+			finish(res)
+			return res, err
+		}
+		if i < req.Warmup {
+			continue
+		}
+		run.Index = i - req.Warmup
+		res.Runs = append(res.Runs, run)
+		res.Intervals = append(res.Intervals, ivs...)
+		res.ExitStatus = run.ExitStatus
+		if run.Signal != "" && req.Mode == Launch && run.Signal == "SIGINT" {
+			break // the user interrupted: do not start the next repeat
+		}
+	}
+	finish(res)
+	return res, nil
+}
+
+func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options) (Run, []Interval, error) {
+	s, err := b.Begin(ctx, req, idx)
+	if err != nil {
+		return Run{}, nil, err
+	}
+	defer s.Close()
+	if err := s.Start(); err != nil {
+		return Run{}, nil, err
+	}
+	var ivs []Interval
+	var prev []Reading
+	counted := idx >= req.Warmup
+	ticks := s.Ticks()
+loop:
+	for {
+		select {
+		case <-s.Done():
+			break loop
+		case t, ok := <-ticks:
+			if !ok {
+				ticks = nil
+				continue
+			}
+			cur, err := s.Read()
+			if err != nil {
+				return Run{}, ivs, err
+			}
+			if counted {
+				iv := Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))}
+				ivs = append(ivs, iv)
+				if opt.OnInterval != nil {
+					opt.OnInterval(iv)
+				}
+			}
+			prev = cur
+		}
+	}
+	final, err := s.Read()
+	if err != nil {
+		return Run{}, ivs, err
+	}
+	out, err := s.Outcome()
+	if err != nil {
+		return Run{}, ivs, err
+	}
+	run := Run{
+		ElapsedSec: out.Elapsed.Seconds(),
+		ExitStatus: out.ExitStatus,
+		Signal:     out.Signal,
+		UserSec:    out.User.Seconds(),
+		SysSec:     out.Sys.Seconds(),
+		Counts:     counts(req, final),
+	}
+	// A last partial interval, as perf prints when the workload ends between ticks.
+	if req.Interval > 0 && counted && prev != nil {
+		iv := Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
+		if hasProgress(iv.Counts) {
+			ivs = append(ivs, iv)
+			if opt.OnInterval != nil {
+				opt.OnInterval(iv)
+			}
+		}
+	}
+	return run, ivs, nil
+}
+
+func hasProgress(cs []Count) bool {
+	for _, c := range cs {
+		if c.Enabled > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// delta subtracts prev from cur slot by slot (prev nil: cur itself).
+func delta(cur, prev []Reading) []Reading {
+	if prev == nil {
+		return cur
+	}
+	out := make([]Reading, len(cur))
+	for i, r := range cur {
+		out[i] = r
+		if i < len(prev) && r.Err == nil {
+			p := prev[i].Value
+			out[i].Value.Raw = r.Value.Raw - p.Raw
+			out[i].Value.Enabled = r.Value.Enabled - p.Enabled
+			out[i].Value.Running = r.Value.Running - p.Running
+		}
+	}
+	return out
+}
+
+// counts turns readings into Counts: aggregated over CPUs unless PerCPU, scaled unless NoScale.
+func counts(req *Request, rs []Reading) []Count {
+	type key struct{ ev, cpu int }
+	var order []key
+	type slot struct {
+		Count
+		notCounted bool
+	}
+	acc := map[key]*slot{}
+	for _, r := range rs {
+		if r.Event < 0 || r.Event >= len(req.Events) {
+			continue
+		}
+		k := key{r.Event, -1}
+		if req.PerCPU {
+			k.cpu = r.CPU
+		}
+		c, ok := acc[k]
+		if !ok {
+			ev := req.Events[r.Event]
+			c = &slot{Count: Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit,
+				Encoding: Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
+					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
+			acc[k] = c
+			order = append(order, k)
+		}
+		if r.Err != nil {
+			if c.Error == "" {
+				c.Error = r.Err.Error()
+				c.notCounted = errors.Is(r.Err, ErrGroupTooLarge)
+			}
+			continue
+		}
+		c.Raw += r.Value.Raw
+		c.Enabled += r.Value.Enabled
+		c.Running += r.Value.Running
+		c.Error = "" // at least one slot opened
+	}
+	out := make([]Count, 0, len(order))
+	for _, k := range order {
+		c := acc[k]
+		switch {
+		case c.Error != "" && c.notCounted:
+			c.Status = NotCounted
+		case c.Error != "" && c.Enabled == 0:
+			c.Status = NotSupported
+		case c.Running == 0:
+			c.Status = NotCounted
+		default:
+			c.Status = Counted
+			c.Scaled = float64(c.Raw)
+			if !req.NoScale && c.Running < c.Enabled {
+				c.Scaled = float64(c.Raw) * float64(c.Enabled) / float64(c.Running)
+			}
+		}
+		out = append(out, c.Count)
+	}
+	return out
+}
+
+// ErrGroupTooLarge marks the members of a group the kernel refused as a whole because it needs
+// more counters than the PMU has: they are reported as not counted, with the reason, never 0.
+var ErrGroupTooLarge = errors.New("group needs more counters than the PMU has; split it into smaller groups")
