@@ -22,5 +22,8 @@ func batch(g Guest, files []File) []Cmd {
 		// 0xff is the ARMv7 driver's own code for its dedicated cycle counter.
 		cmds = append(cmds, Cmd{"probe-raw-ff", "/bin/probe -e 4:0x08,4:0xff" + ns})
 	}
+	if has(files, "/bin/pmc") && has(files, "/bin/loop") {
+		cmds = append(cmds, pmcBatch(g)...)
+	}
 	return cmds
 }

@@ -34,7 +34,22 @@ type guestRun struct {
 var (
 	bootOnce sync.Once
 	runs     = map[string]*guestRun{}
+	pmcErr   error // `make cross` failed: every pmc test fails with it
+	wlErr    error // `make -C workloads cross` failed or does not exist yet
 )
+
+// needPMC fails the test when pmc or the workloads did not build for the guests.
+func needPMC(t *testing.T) {
+	t.Helper()
+	enabled(t)
+	bootOnce.Do(bootAll)
+	if pmcErr != nil {
+		t.Fatalf("pmc did not build for the guests: %v", pmcErr)
+	}
+	if wlErr != nil {
+		t.Fatalf("workloads did not build for the guests: %v", wlErr)
+	}
+}
 
 // enabled reports whether guest tests should run; otherwise the test is skipped.
 func enabled(t *testing.T) {
@@ -105,8 +120,8 @@ func bootAll() {
 	if err == nil {
 		defer os.RemoveAll(work)
 	}
-	pmcErr := buildPMC(root)
-	wlErr := buildWorkloads(root)
+	pmcErr = buildPMC(root)
+	wlErr = buildWorkloads(root)
 	logf("host builds done in %.1fs (pmc: %v, workloads: %v)", time.Since(start).Seconds(), errStr(pmcErr), errStr(wlErr))
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -1,0 +1,142 @@
+package qemu
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// TestPMCRaw: raw codes and the PMU's sysfs event names count exactly what the generic
+// events count (on armv7 the generic names must resolve to the ARMv7 codes).
+func TestPMCRaw(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			cs := counts(t, g, "raw", 5)
+			gen := counts(t, g, "loop-1000000", 2)
+			for _, c := range cs {
+				t.Logf("%s %-28s raw=%d running=%d/%d encoding=%+v", g.Name, c.Event, c.Raw, c.Running, c.Enabled, c.Encoding)
+			}
+			// r08, inst_retired, instructions vs generic instructions:u; r11, cpu_cycles vs cycles:u.
+			for i, want := range []uint64{gen[0].Raw, gen[1].Raw, gen[0].Raw, gen[1].Raw, gen[0].Raw} {
+				if cs[i].Raw != want {
+					t.Errorf("%s %s = %d, want %d (the generic event's exact count)", g.Name, cs[i].Event, cs[i].Raw, want)
+				}
+			}
+			if e := gen[0].Encoding; e.Type == 0 && e.Raw != "" && !strings.Contains(strings.ToLower(e.Raw), "08") {
+				t.Errorf("%s: instructions resolved to %q, want the architectural INST_RETIRED (0x08)", g.Name, e.Raw)
+			}
+		})
+	}
+}
+
+// TestPMCMultiplex: more events than counters rotate; each runs part of the time and the
+// scaled estimates stay within 0.5% of the exact count.
+func TestPMCMultiplex(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			exact := float64(counts(t, g, "mux-base", 1)[0].Raw)
+			if exact < 2*muxN {
+				t.Fatalf("%s: base count %v below 2N = %d", g.Name, exact, 2*muxN)
+			}
+			worst := 0.0
+			for _, c := range counts(t, g, "mux", 8) {
+				pct := c.RunningPct()
+				errPct := 100 * (c.Scaled - exact) / exact
+				worst = math.Max(worst, math.Abs(errPct))
+				t.Logf("%s %s raw=%d scaled=%.0f exact=%.0f error=%+.3f%% running=%.1f%%", g.Name, c.Event, c.Raw, c.Scaled, exact, errPct, pct)
+				if pct >= 100 || pct <= 0 {
+					t.Errorf("%s: %s ran %.1f%% of the time; 8 events on %d counters must multiplex", g.Name, c.Event, pct, g.Counters)
+				}
+				if math.Abs(errPct) > 0.5 {
+					t.Errorf("%s: %s scaled %.0f is %.3f%% off the exact %.0f (want within 0.5%%)", g.Name, c.Event, c.Scaled, errPct, exact)
+				}
+			}
+			t.Logf("%s: worst multiplexing error %.3f%%", g.Name, worst)
+		})
+	}
+}
+
+// TestPMCGroups: a group that cannot fit is reported as not counted (or a clear error),
+// never as 0; a group that fits is counted 100% of the time, every member exact.
+func TestPMCGroups(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			needPMC(t)
+			want := counts(t, g, "loop-1000000", 2)[0].Raw
+			fit := counts(t, g, "group-fit", g.Counters+1)
+			for _, c := range fit {
+				if c.Running != c.Enabled || c.Enabled == 0 {
+					t.Errorf("%s group-fit %s: running %d of %d, want 100%%", g.Name, c.Event, c.Running, c.Enabled)
+				}
+				if c.Raw != want {
+					t.Errorf("%s group-fit %s = %d, want exactly %d", g.Name, c.Event, c.Raw, want)
+				}
+			}
+			run := section(t, g, "group-big-run")
+			if run.Status != 0 {
+				// Refusing is fine if pmc says why in one line.
+				t.Logf("%s group-big: pmc exited %d: %s", g.Name, run.Status, strings.TrimSpace(run.Output))
+				if !strings.Contains(strings.ToLower(run.Output), "group") {
+					t.Errorf("%s group-big: the error does not mention the group:\n%s", g.Name, run.Output)
+				}
+				return
+			}
+			r := result(t, g, "group-big")
+			for _, c := range r.Runs[0].Counts {
+				t.Logf("%s group-big %s status=%s raw=%d running=%d/%d", g.Name, c.Event, c.Status, c.Raw, c.Running, c.Enabled)
+				if c.Status == stat.Counted && c.Raw == 0 {
+					t.Errorf("%s group-big %s: reported as counted 0; a group that never ran is not counted", g.Name, c.Event)
+				}
+				if c.Status == stat.Counted && c.Running == 0 {
+					t.Errorf("%s group-big %s: counted with time_running 0", g.Name, c.Event)
+				}
+			}
+		})
+	}
+}
+
+// TestPMCUnimplemented: events QEMU does not model count 0 without disturbing the others.
+func TestPMCUnimplemented(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			want := counts(t, g, "loop-1000000", 2)[0].Raw
+			cs := counts(t, g, "unimpl", 4)
+			if cs[0].Raw != want {
+				t.Errorf("%s: instructions:u next to unimplemented events = %d, want %d", g.Name, cs[0].Raw, want)
+			}
+			for _, c := range cs[1:] {
+				t.Logf("%s %s raw=%d encoding=%+v", g.Name, c.Event, c.Raw, c.Encoding)
+				if c.Raw != 0 {
+					t.Errorf("%s %s = %d; QEMU implements only INST_RETIRED and CPU_CYCLES", g.Name, c.Event, c.Raw)
+				}
+			}
+		})
+	}
+}
+
+// TestPMCInherit: counters follow forked children and threads (and only the main thread
+// with --no-inherit).
+func TestPMCInherit(t *testing.T) {
+	units := uint64((ftProcs + 1) * (ftThreads + 1))
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			for _, c := range []struct {
+				name string
+				want uint64
+			}{{"ft", 2 * ftN * units}, {"ft-noinherit", 2 * ftN}} {
+				base := counts(t, g, c.name+"-0", 1)[0].Raw
+				got := counts(t, g, fmt.Sprintf("%s-%d", c.name, ftN), 1)[0].Raw
+				d := int64(got) - int64(base)
+				t.Logf("%s %s: count(0)=%d count(%d)=%d diff=%d want %d (off by %d)", g.Name, c.name, base, ftN, got, d, c.want, d-int64(c.want))
+				// Thread start-up and joins run through futexes whose user-space retries can
+				// depend on timing: allow 0.01% of the spin work, nothing more.
+				if math.Abs(float64(d)-float64(c.want)) > 1e-4*float64(c.want) {
+					t.Errorf("%s %s: count(N)-count(0) = %d, want %d within 0.01%%", g.Name, c.name, d, c.want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,160 @@
+package qemu
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// loopNs are the loop lengths pmc measures (0 is the baseline of the difference method).
+var loopNs = []uint64{0, 1000, 1000000, 3000000}
+
+// muxN is the loop length of the multiplexing test: 2*muxN instructions are ~100 ms of
+// virtual time under shift=0, i.e. ~25 rotations of the 4 ms multiplexing interval.
+const muxN = 50000000
+
+// Fork/thread tree of the inherit test: (procs+1)*(threads+1) tasks spin forkN each.
+const ftProcs, ftThreads, ftN = 2, 3, 1000000
+
+func repeatEv(ev string, n int) string { return strings.TrimSuffix(strings.Repeat(ev+",", n), ",") }
+
+// pmcBatch lists the pmc commands; each JSON measurement is a run (pmc writes -o) then a cat.
+func pmcBatch(g Guest) []Cmd {
+	var cmds []Cmd
+	js := func(name, args string) {
+		cmds = append(cmds,
+			Cmd{name + "-run", "/bin/pmc stat --json -o /tmp/" + name + ".json " + args},
+			Cmd{name, "cat /tmp/" + name + ".json"})
+	}
+	for _, n := range loopNs {
+		js(fmt.Sprintf("loop-%d", n), fmt.Sprintf("-e instructions:u,cycles:u -- /bin/loop %d", n))
+		// The command of the issue, with kernel counting and CSV output.
+		cmds = append(cmds, Cmd{fmt.Sprintf("csv-%d", n), fmt.Sprintf("/bin/pmc stat -x, -e instructions,cycles -- /bin/loop %d", n)})
+	}
+	pmu := g.PMU
+	raw := fmt.Sprintf("-e r08:u,r11:u,%s/inst_retired/u,%s/cpu_cycles/u,instructions:u -- /bin/loop 1000000", pmu, pmu)
+	js("raw", raw)
+	// 8 instruction counters on 6 (arm64) or 4 (armv7) general counters: multiplexed.
+	js("mux", fmt.Sprintf("-e %s -- /bin/loop %d", repeatEv("instructions:u", 8), muxN))
+	js("mux-base", fmt.Sprintf("-e instructions:u -- /bin/loop %d", muxN))
+	// A group of Counters+1 non-cycle events can never be scheduled; Counters of them fit.
+	js("group-big", fmt.Sprintf("-e {%s} -- /bin/loop 1000000", repeatEv("instructions:u", g.Counters+1)))
+	js("group-fit", fmt.Sprintf("-e {cycles:u,%s} -- /bin/loop 1000000", repeatEv("instructions:u", g.Counters)))
+	// Events QEMU does not implement count 0 next to a working one.
+	js("unimpl", "-e instructions:u,cache-misses:u,branch-misses:u,"+pmu+"/l1d_cache_refill/u -- /bin/loop 1000000")
+	for _, n := range []int{0, ftN} {
+		ft := fmt.Sprintf("/bin/forkthreads --procs %d --threads %d --work %d", ftProcs, ftThreads, n)
+		js(fmt.Sprintf("ft-%d", n), "-e instructions:u -- "+ft)
+		js(fmt.Sprintf("ft-noinherit-%d", n), "--no-inherit -e instructions:u -- "+ft)
+	}
+	return cmds
+}
+
+// result returns the decoded JSON Result of a js() measurement, requiring pmc to exit 0.
+func result(t *testing.T, g Guest, name string) *stat.Result {
+	t.Helper()
+	needPMC(t)
+	if s := section(t, g, name+"-run"); s.Status != 0 {
+		t.Fatalf("%s: pmc for %q exited %d:\n%s", g.Name, name, s.Status, s.Output)
+	}
+	out := ok(t, g, name)
+	var r stat.Result
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("%s %s: JSON: %v\n%s", g.Name, name, err, out)
+	}
+	if r.Schema != stat.SchemaVersion || len(r.Runs) != 1 {
+		t.Fatalf("%s %s: schema %q, %d runs", g.Name, name, r.Schema, len(r.Runs))
+	}
+	return &r
+}
+
+// counts returns the run's counts, checking that each is counted.
+func counts(t *testing.T, g Guest, name string, want int) []stat.Count {
+	t.Helper()
+	r := result(t, g, name)
+	cs := r.Runs[0].Counts
+	if len(cs) != want {
+		t.Fatalf("%s %s: %d counts, want %d: %+v", g.Name, name, len(cs), want, cs)
+	}
+	for _, c := range cs {
+		if c.Status != stat.Counted {
+			t.Errorf("%s %s: %s status %s (%s)", g.Name, name, c.Event, c.Status, c.Error)
+		}
+	}
+	return cs
+}
+
+// TestPMCExact: pmc stat counts the loop workload exactly (difference method, user space).
+func TestPMCExact(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			var base uint64
+			for _, n := range loopNs {
+				cs := counts(t, g, fmt.Sprintf("loop-%d", n), 2)
+				ins, cyc := cs[0], cs[1]
+				if n == 0 {
+					base = ins.Raw
+				}
+				t.Logf("%s loop %-8d instructions:u=%-9d cycles:u=%-9d diff=%d", g.Name, n, ins.Raw, cyc.Raw, ins.Raw-base)
+				if ins.Raw-base != 2*n {
+					t.Errorf("%s loop %d: count(N)-count(0) = %d-%d = %d, want exactly %d", g.Name, n, ins.Raw, base, ins.Raw-base, 2*n)
+				}
+				if cyc.Raw != ins.Raw {
+					t.Errorf("%s loop %d: cycles:u %d != instructions:u %d under icount shift=0", g.Name, n, cyc.Raw, ins.Raw)
+				}
+				if ins.Running != ins.Enabled || ins.Scaled != float64(ins.Raw) {
+					t.Errorf("%s loop %d: not multiplexed, yet running %d/%d, scaled %v raw %d", g.Name, n, ins.Running, ins.Enabled, ins.Scaled, ins.Raw)
+				}
+			}
+		})
+	}
+}
+
+// csvCounts parses `pmc stat -x,` lines: value,unit,event,... (perf's CSV column order).
+func csvCounts(out string) map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Split(strings.TrimSpace(line), ",")
+		if len(f) >= 3 && f[2] != "" {
+			m[f[2]] = f[0]
+		}
+	}
+	return m
+}
+
+// TestPMCCSV: the issue's command line (kernel included, -x,) counts instructions and cycles;
+// kernel work is not exact, so the difference method gets a small tolerance here.
+func TestPMCCSV(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			var base float64
+			for _, n := range loopNs {
+				needPMC(t)
+				out := ok(t, g, fmt.Sprintf("csv-%d", n))
+				m := csvCounts(out)
+				var ins, cyc float64
+				if _, err := fmt.Sscan(m["instructions"], &ins); err != nil {
+					t.Fatalf("%s csv %d: instructions: %v in\n%s", g.Name, n, err, out)
+				}
+				if _, err := fmt.Sscan(m["cycles"], &cyc); err != nil {
+					t.Fatalf("%s csv %d: cycles: %v in\n%s", g.Name, n, err, out)
+				}
+				if n == 0 {
+					base = ins
+				}
+				d := ins - base
+				t.Logf("%s loop %-8d instructions=%.0f cycles=%.0f diff=%.0f (want %d + kernel noise)", g.Name, n, ins, cyc, d, 2*n)
+				if math.Abs(d-float64(2*n)) > 20000 {
+					t.Errorf("%s csv %d: count(N)-count(0) = %.0f, want %d within 20000 (kernel work)", g.Name, n, d, 2*n)
+				}
+				if math.Abs(cyc-ins) > 0.01*ins {
+					t.Errorf("%s csv %d: cycles %.0f vs instructions %.0f: want within 1%%", g.Name, n, cyc, ins)
+				}
+			}
+		})
+	}
+}
