@@ -187,4 +187,6 @@ func TestFormatHelpers(t *testing.T) {
 	}
 }
 
-func formatFloat3(v float64) string { return describeMetric(stat.Metric{Value: v, Unit: "x y", Valid: true}).value }
+func formatFloat3(v float64) string {
+	return describeMetric(stat.Metric{Value: v, Unit: "x y", Valid: true}).value
+}
