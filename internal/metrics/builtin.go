@@ -29,21 +29,6 @@ func Arch(pmu string) string {
 	return ArchGeneric
 }
 
-// IssueWidth returns how many instructions per cycle the named core can issue at most, 0
-// when unknown (no IPC plausibility check then). Names are lowercase core names as in the
-// device tree ("cortex-a7") or "arm1176".
-func IssueWidth(core string) float64 {
-	return issueWidths[strings.ToLower(core)]
-}
-
-// issueWidths: single-issue ARM11 and Cortex-A5; partial or full dual issue on A7/A8/A9/A53/A55;
-// three-wide A15/A57/A72; four-wide A76.
-var issueWidths = map[string]float64{
-	"arm1176": 1, "cortex-a5": 1,
-	"cortex-a7": 2, "cortex-a8": 2, "cortex-a9": 2, "cortex-a53": 2, "cortex-a55": 2,
-	"cortex-a15": 3, "cortex-a57": 3, "cortex-a72": 3, "cortex-a73": 2, "cortex-a76": 4,
-}
-
 // Built-in metric group names.
 const (
 	GroupDefault  = "default"  // what perf stat prints without -M

@@ -20,6 +20,11 @@ type Options struct {
 	// MinRunningPct: operands that ran less than this share of their enabled time get a
 	// warning. 0 means DefaultMinRunningPct.
 	MinRunningPct float64
+	// SkipMissing leaves out metrics with an operand that is absent from the counts (not
+	// requested at all), as perf's default output shows IPC only when instructions and cycles
+	// were counted. Operands that were requested but not supported or not counted still
+	// produce an invalid metric with the reason.
+	SkipMissing bool
 }
 
 // row is one counted event, from a Summary or a Count.
@@ -100,9 +105,14 @@ func (s *Set) compute(rows []row, t times, names []string, opt Options) []stat.M
 			}
 		}
 		for _, name := range names {
-			if _, ok := s.Def(name); ok {
-				out = append(out, s.computeOne(name, mine, cpu, t, opt))
+			if _, ok := s.Def(name); !ok {
+				continue
 			}
+			m := s.computeOne(name, mine, cpu, t, opt)
+			if opt.SkipMissing && !m.Valid && strings.HasSuffix(m.Warning, missingSuffix) {
+				continue
+			}
+			out = append(out, m)
 		}
 	}
 	return out
@@ -129,6 +139,9 @@ func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options)
 	if problem != "" {
 		m.Warning = problem
 		return m
+	}
+	if r, ok := chosen[m.Event]; ok && r.event != m.Event {
+		m.Event = r.event // counted under an alias: point at the row as printed
 	}
 	m.Together = together(chosen)
 
@@ -180,6 +193,8 @@ func sep(unit string) string {
 	return " " + unit
 }
 
+const missingSuffix = " was not counted; add it to the events"
+
 // pickRows chooses, for every operand, the row to read. Counter events come from one group
 // holding all of them when there is one (the one that ran longest); otherwise each from its
 // longest-running row. It returns a reason when an operand has no usable row.
@@ -192,7 +207,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 		errMsg := ""
 		for i := range rows {
 			r := &rows[i]
-			if r.event != ev {
+			if !sameEvent(r.event, ev) {
 				continue
 			}
 			if r.status != stat.Counted {
@@ -221,7 +236,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 		case status == stat.NotCounted:
 			return nil, ev + " <not counted>: it never got a counter"
 		default:
-			return nil, ev + " was not counted; add it to the events"
+			return nil, ev + missingSuffix
 		}
 	}
 	// Prefer one group that holds every counter operand.
@@ -235,7 +250,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 		for _, ev := range hw {
 			found := false
 			for _, r := range rows {
-				if r.event == ev && r.group == g && r.status == stat.Counted {
+				if sameEvent(r.event, ev) && r.group == g && r.status == stat.Counted {
 					found, pct = true, r.runningPct()
 					break
 				}
@@ -249,7 +264,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 	if best >= 0 {
 		for _, ev := range hw {
 			for _, r := range rows {
-				if r.event == ev && r.group == best && r.status == stat.Counted {
+				if sameEvent(r.event, ev) && r.group == best && r.status == stat.Counted {
 					chosen[ev] = r
 					break
 				}

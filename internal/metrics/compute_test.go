@@ -184,3 +184,27 @@ func TestComputeCountsAndDefs(t *testing.T) {
 		t.Error("Compute accepted a cyclic definition")
 	}
 }
+
+func TestAliasesAndSkipMissing(t *testing.T) {
+	r := &stat.Result{Summary: []stat.Summary{
+		sum("cpu-cycles", 0, 2e9, 100), sum("instructions", 0, 1e9, 100), sum("task-clock", 1, 1e9, 100),
+		sum("cycles:u", 2, 5, 100), // modifiers differ: not "cycles"
+		{Event: "branch-instructions", Group: 3, CPU: -1, Status: stat.NotSupported},
+	}}
+	ms := Builtin("").Compute(r, []string{"ipc", "ghz", "branch_miss_ratio", "l1d_mpki"}, Options{SkipMissing: true})
+	if len(ms) != 2 {
+		t.Fatalf("SkipMissing kept %d metrics, want ipc and ghz (branch-misses and L1D events absent): %+v", len(ms), ms)
+	}
+	if m := find(t, ms, "ipc", -1); !m.Valid || m.Value != 0.5 || m.Event != "instructions" {
+		t.Errorf("ipc over cpu-cycles = %+v", m)
+	}
+	if m := find(t, ms, "ghz", -1); !m.Valid || m.Value != 2 || m.Event != "cpu-cycles" {
+		t.Errorf("ghz = %+v, want 2 printed beside the cpu-cycles row", m)
+	}
+	// Requested but unsupported: kept, invalid, with the reason.
+	r.Summary = append(r.Summary, stat.Summary{Event: "branch-misses", Group: 4, CPU: -1, Status: stat.NotSupported})
+	ms = Builtin("").Compute(r, []string{"branch_miss_ratio"}, Options{SkipMissing: true})
+	if len(ms) != 1 || ms[0].Valid || ms[0].Warning != "branch-misses <not supported>" {
+		t.Errorf("branch_miss_ratio = %+v", ms)
+	}
+}

@@ -178,3 +178,28 @@ func TestArchAndIssueWidth(t *testing.T) {
 		}
 	}
 }
+
+func TestBuiltinARM1176Complete(t *testing.T) {
+	s := Builtin(ArchARM1176)
+	for _, d := range s.Defs() {
+		if d.Description == "" || d.Unit == "" || d.Group == "" {
+			t.Errorf("%s lacks a description, unit or group", d.Name)
+		}
+	}
+	if got := strings.Join(s.Events("ipc"), ","); got != "r07,cycles" {
+		t.Errorf("ARM1176 ipc events = %s, want the raw instruction code", got)
+	}
+}
+
+func TestCores(t *testing.T) {
+	c, ok := CoreByPart(0x41, 0xc07)
+	if !ok || c.Name != "cortex-a7" || c.Machine().Counters != 4 || !c.Machine().CycleCounter || c.Machine().Arch != ArchARMv7 {
+		t.Errorf("CoreByPart(0x41, 0xc07) = %+v, %v", c, ok)
+	}
+	if c, ok := LookupCore("Cortex-A57"); !ok || c.Counters != 6 || c.IssueWidth != 3 || c.Arch != ArchARMv8 {
+		t.Errorf("LookupCore(Cortex-A57) = %+v", c)
+	}
+	if _, ok := CoreByPart(0x51, 0xc07); ok {
+		t.Error("a non-Arm implementer matched an Arm part number")
+	}
+}

@@ -61,3 +61,30 @@ func IsCycles(event, arch string) bool {
 	}
 	return false
 }
+
+// aliases: perf accepts two spellings of these events; a metric written with one matches a
+// count opened with the other.
+var aliases = map[string]string{
+	"cpu-cycles": "cycles", "branch-instructions": "branches", "faults": "page-faults",
+	"cs": "context-switches", "migrations": "cpu-migrations",
+}
+
+// sameEvent reports whether a counted event (as the user wrote it) is the metric operand,
+// directly or through a perf alias; modifiers must be identical ("cycles:u" is not "cycles").
+func sameEvent(counted, operand string) bool {
+	if counted == operand {
+		return true
+	}
+	return canonical(counted) == canonical(operand)
+}
+
+func canonical(ev string) string {
+	b, mod := ev, ""
+	if i := strings.IndexByte(ev, ':'); i > 0 && !strings.Contains(ev, "/") {
+		b, mod = ev[:i], ev[i:]
+	}
+	if a, ok := aliases[b]; ok {
+		b = a
+	}
+	return b + mod
+}
