@@ -49,7 +49,10 @@ func (r row) runningPct() float64 {
 }
 
 // times are the values of the tool events (in ns, as perf reports them).
-type times struct{ elapsed, user, sys float64 }
+type times struct {
+	elapsed, user, sys float64
+	unscaled           bool // --no-scale: multiplexed counts were not extrapolated
+}
 
 // Compute evaluates the named metrics over r.Summary: once for the aggregated rows (CPU -1),
 // or once per CPU when the summary holds per-CPU rows. duration_time, user_time and
@@ -60,11 +63,12 @@ func (s *Set) Compute(r *stat.Result, names []string, opt Options) []stat.Metric
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Mean,
 			enabled: x.Enabled, running: x.Running, errorMsg: x.Error}
 	}
-	return s.compute(rows, times{r.ElapsedSec * 1e9, r.UserSec * 1e9, r.SysSec * 1e9}, names, opt)
+	return s.compute(rows, times{r.ElapsedSec * 1e9, r.UserSec * 1e9, r.SysSec * 1e9, !r.Scaled}, names, opt)
 }
 
 // ComputeCounts evaluates the named metrics over one run's or one interval's counts;
-// elapsedSec is that run's or interval's wall time (the value of duration_time).
+// elapsedSec is that run's or interval's wall time (the value of duration_time). Counts are
+// taken as scaled (Count.Scaled).
 func (s *Set) ComputeCounts(counts []stat.Count, elapsedSec float64, names []string, opt Options) []stat.Metric {
 	rows := make([]row, len(counts))
 	for i, x := range counts {
@@ -175,11 +179,19 @@ func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options)
 		}
 	}
 	if !m.Together {
-		warn = append(warn, "not measured together: "+runningList(events, chosen))
+		w := "not measured together: " + runningList(events, chosen)
+		if t.unscaled {
+			w += " and the counts are not scaled (--no-scale), so they cover different spans"
+		}
+		warn = append(warn, w)
 	}
 	for _, ev := range events {
 		if r, ok := chosen[ev]; ok && r.enabled > 0 && r.runningPct() < opt.MinRunningPct {
-			warn = append(warn, fmt.Sprintf("%s ran only %.2f%% of the time; its scaled count is an extrapolation", ev, r.runningPct()))
+			if t.unscaled {
+				warn = append(warn, fmt.Sprintf("%s ran only %.2f%% of the time and is not scaled", ev, r.runningPct()))
+			} else {
+				warn = append(warn, fmt.Sprintf("%s ran only %.2f%% of the time; its scaled count is an extrapolation", ev, r.runningPct()))
+			}
 		}
 	}
 	m.Warning = strings.Join(warn, "; ")

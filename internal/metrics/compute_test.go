@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func find(t *testing.T, ms []stat.Metric, name string, cpu int) stat.Metric {
 // counter, 4 hardware events, each its own group, low multiplexing rate): perf printed
 // "191.03% of all branches" and "12.75 insns per cycle" on a single-issue core as facts.
 func TestCortexA5Multiplexing(t *testing.T) {
-	r := &stat.Result{Summary: []stat.Summary{
+	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
 		sum("task-clock", 0, 4.6e9, 100),
 		sum("branch-misses", 1, 878094, 99.60),
 		sum("branches", 2, 459661, 78.82),
@@ -70,7 +71,7 @@ func TestCortexA5Multiplexing(t *testing.T) {
 // TestGroupedTogether: the same events in one group share their running time, so the ratio
 // is exact even though the group was multiplexed.
 func TestGroupedTogether(t *testing.T) {
-	r := &stat.Result{Summary: []stat.Summary{
+	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
 		sum("cycles", 0, 4e8, 60), sum("instructions", 0, 3e8, 60),
 		sum("branches", 0, 5e7, 60), sum("branch-misses", 0, 1e6, 60),
 		sum("cycles", 1, 4.1e8, 40), sum("L1-dcache-loads", 1, 1e8, 40),
@@ -91,7 +92,7 @@ func TestGroupedTogether(t *testing.T) {
 }
 
 func TestInvalidAndWarnings(t *testing.T) {
-	r := &stat.Result{Summary: []stat.Summary{
+	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
 		sum("cycles", 0, 1e9, 100), sum("instructions", 0, 5e8, 100),
 		{Event: "stalled-cycles-frontend", Group: 1, CPU: -1, Status: stat.NotSupported, Error: "the PMU does not map this event"},
 		{Event: "LLC-loads", Group: 2, CPU: -1, Status: stat.NotCounted, Enabled: enabledNS},
@@ -128,7 +129,7 @@ func TestInvalidAndWarnings(t *testing.T) {
 }
 
 func TestSoftwareAndToolEvents(t *testing.T) {
-	r := &stat.Result{ElapsedSec: 0.5, Summary: []stat.Summary{
+	r := &stat.Result{Scaled: true, ElapsedSec: 0.5, Summary: []stat.Summary{
 		sum("task-clock", 0, 0.75e9, 100), // 750 ms of CPU time in 500 ms of wall time
 		sum("context-switches", 1, 30, 100),
 		sum("cycles", 2, 1.5e9, 100),
@@ -160,7 +161,7 @@ func TestPerCPU(t *testing.T) {
 			rows = append(rows, s)
 		}
 	}
-	ms := Builtin("").Compute(&stat.Result{Summary: rows}, []string{"ipc"}, Options{IssueWidth: 3})
+	ms := Builtin("").Compute(&stat.Result{Scaled: true, Summary: rows}, []string{"ipc"}, Options{IssueWidth: 3})
 	if len(ms) != 2 || find(t, ms, "ipc", 0).Value != 0.5 || find(t, ms, "ipc", 1).Value != 1.5 {
 		t.Errorf("per-CPU ipc = %+v", ms)
 	}
@@ -175,7 +176,7 @@ func TestComputeCountsAndDefs(t *testing.T) {
 	if m := ms[0]; !m.Valid || m.Value != 0.5 || !m.Together {
 		t.Errorf("interval ipc = %+v", m)
 	}
-	r := &stat.Result{Summary: []stat.Summary{sum("cycles", 0, 10, 100), sum("instructions", 0, 30, 100)}}
+	r := &stat.Result{Scaled: true, Summary: []stat.Summary{sum("cycles", 0, 10, 100), sum("instructions", 0, 30, 100)}}
 	got, err := Compute(r, []Def{{Name: "x", Expr: "instructions / cycles * 10", Unit: "tenths"}}, Options{})
 	if err != nil || len(got) != 1 || got[0].Value != 30 || got[0].Event != "instructions" {
 		t.Errorf("Compute with defs = %+v, %v", got, err)
@@ -186,7 +187,7 @@ func TestComputeCountsAndDefs(t *testing.T) {
 }
 
 func TestAliasesAndSkipMissing(t *testing.T) {
-	r := &stat.Result{Summary: []stat.Summary{
+	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
 		sum("cpu-cycles", 0, 2e9, 100), sum("instructions", 0, 1e9, 100), sum("task-clock", 1, 1e9, 100),
 		sum("cycles:u", 2, 5, 100), // modifiers differ: not "cycles"
 		{Event: "branch-instructions", Group: 3, CPU: -1, Status: stat.NotSupported},
@@ -206,5 +207,39 @@ func TestAliasesAndSkipMissing(t *testing.T) {
 	ms = Builtin("").Compute(r, []string{"branch_miss_ratio"}, Options{SkipMissing: true})
 	if len(ms) != 1 || ms[0].Valid || ms[0].Warning != "branch-misses <not supported>" {
 		t.Errorf("branch_miss_ratio = %+v", ms)
+	}
+}
+
+func TestNoScale(t *testing.T) {
+	r := &stat.Result{Scaled: false, Summary: []stat.Summary{
+		sum("cycles", 0, 1e9, 100), sum("instructions", 1, 2e7, 4),
+	}}
+	m := find(t, Builtin("").Compute(r, []string{"ipc"}, Options{}), "ipc", -1)
+	want := "not measured together: instructions ran 4.00% (group 1), cycles ran 100.00% (group 0) and the counts are not " +
+		"scaled (--no-scale), so they cover different spans; instructions ran only 4.00% of the time and is not scaled"
+	if !m.Valid || m.Value != 0.02 || m.Together || m.Warning != want {
+		t.Errorf("unscaled ipc = %+v\nwant warning %s", m, want)
+	}
+}
+
+func TestCheckEvents(t *testing.T) {
+	s, err := Builtin("").Merge(Def{Name: "mine", Expr: "ipc + 1000 * L1-dcahce-load-misses / instructions"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := errors.New("no such event; see pmc list")
+	resolve := func(ev string) error {
+		if strings.Contains(ev, "dcahce") {
+			return bad
+		}
+		return nil
+	}
+	err = s.CheckEvents([]string{"ipc", "cpus_utilized", "mine"}, resolve)
+	if err == nil || err.Error() != `metrics: mine: at 14: event L1-dcahce-load-misses: no such event; see pmc list` ||
+		!errors.Is(err, ErrUnknownName) || !errors.Is(err, bad) {
+		t.Errorf("CheckEvents = %v", err)
+	}
+	if err := s.CheckEvents([]string{"ipc", "cpus_utilized"}, resolve); err != nil {
+		t.Errorf("CheckEvents of good metrics = %v", err)
 	}
 }

@@ -302,3 +302,45 @@ func (s *Set) Eval(name string, lookup Lookup) (float64, error) {
 	}
 	return evalMetric(i)
 }
+
+// CheckEvents resolves every event the named metrics use (through referenced metrics too)
+// with resolve, typically the event parser of the CPU being measured, and reports the first
+// failure at its column: "metrics: l1d_mpki: at 8: event "L1-dcahce-load-misses": <why>".
+// The error wraps ErrUnknownName and resolve's error.
+func (s *Set) CheckEvents(names []string, resolve func(event string) error) error {
+	for _, name := range names {
+		i, ok := s.index[name]
+		if !ok {
+			return &Error{Msg: fmt.Sprintf("no metric %q", name), Err: ErrUnknownName}
+		}
+		if err := s.checkEvents(i, resolve, map[int]bool{}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Set) checkEvents(i int, resolve func(string) error, seen map[int]bool) error {
+	if seen[i] {
+		return nil
+	}
+	seen[i] = true
+	var err error
+	walk(s.exprs[i].root, func(n *node) {
+		if err != nil || n.kind != nodeName {
+			return
+		}
+		if j, ok := s.index[n.name]; ok {
+			err = s.checkEvents(j, resolve, seen)
+			return
+		}
+		if isToolEvent(n.name) {
+			return
+		}
+		if rerr := resolve(n.name); rerr != nil {
+			err = &Error{Metric: s.defs[i].Name, Pos: n.pos + 1,
+				Msg: fmt.Sprintf("event %s: %v", quoteName(n.name), rerr), Err: ErrUnknownName, Cause: rerr}
+		}
+	})
+	return err
+}

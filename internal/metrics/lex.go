@@ -23,6 +23,7 @@ type Error struct {
 	Pos    int    // 1-based column (byte offset + 1) in the expression, 0 when not tied to one
 	Msg    string // what is wrong, lowercase
 	Err    error  // the sentinel it belongs to
+	Cause  error  // an underlying error (a resolver's), or nil
 }
 
 func (e *Error) Error() string {
@@ -36,7 +37,13 @@ func (e *Error) Error() string {
 	return prefix + e.Msg
 }
 
-func (e *Error) Unwrap() error { return e.Err }
+// Unwrap returns the sentinel and, when there is one, the underlying cause.
+func (e *Error) Unwrap() []error {
+	if e.Cause != nil {
+		return []error{e.Err, e.Cause}
+	}
+	return []error{e.Err}
+}
 
 func errAt(pos int, sentinel error, format string, args ...any) *Error {
 	return &Error{Pos: pos + 1, Msg: fmt.Sprintf(format, args...), Err: sentinel}

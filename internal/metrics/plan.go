@@ -77,8 +77,8 @@ type Unschedulable struct {
 }
 
 func (u Unschedulable) String() string {
-	return fmt.Sprintf("%s needs %d counters at once (%s), the CPU has %d", u.Metric, u.Need,
-		strings.Join(u.Events, ","), u.Have)
+	return fmt.Sprintf("%s needs %d counter%s at once (%s), the CPU has %d", u.Metric, u.Need,
+		plural(u.Need), strings.Join(u.Events, ","), u.Have)
 }
 
 // Plan says how to count the events of a set of metrics.
@@ -275,4 +275,11 @@ func subset(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
