@@ -294,6 +294,14 @@ func (r *resolver) table(name string) (resolved, bool) {
 // tracepoint resolves subsys:name to PERF_TYPE_TRACEPOINT with the id from tracefs.
 func (r *resolver) tracepoint(spec EventSpec) (resolved, error) {
 	full := spec.Name + ":" + spec.Event
+	if _, ok := lookupSymbol(spec.Name); ok || rawRE.MatchString(spec.Name) {
+		return resolved{}, r.errAt(spec, errf(ErrSyntax, "bad modifier %q after event %q (modifiers: %s)",
+			spec.Event, spec.Name, modifierChars))
+	}
+	if _, ok, _ := parseCache(spec.Name); ok {
+		return resolved{}, r.errAt(spec, errf(ErrSyntax, "bad modifier %q after event %q (modifiers: %s)",
+			spec.Event, spec.Name, modifierChars))
+	}
 	if r.tp == nil {
 		return resolved{}, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %q: no tracefs to look it up in", full))
 	}
@@ -303,9 +311,11 @@ func (r *resolver) tracepoint(spec EventSpec) (resolved, error) {
 		for i, n := range known {
 			known[i] = spec.Name + ":" + n
 		}
-		if len(known) == 0 {
+		if len(known) == 0 { // unknown subsystem: suggest the ones that have this tracepoint
 			for _, s := range pmu.TracepointNames(r.tp, "") {
-				known = append(known, s+":"+spec.Event)
+				if _, err := pmu.TracepointID(r.tp, s, spec.Event); err == nil {
+					known = append(known, s+":"+spec.Event)
+				}
 			}
 		}
 		return resolved{}, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %q not found in tracefs", full).hint(didYouMean(full, known)))

@@ -9,7 +9,8 @@ import (
 const maxSuggestions = 3
 
 // didYouMean returns " (did you mean: a, b?)" for the candidates closest to name by edit
-// distance (ignoring case), or "" when none is close enough to be a plausible typo.
+// distance (ignoring case; only those at the smallest distance found), or "" when none is close
+// enough to be a plausible typo.
 func didYouMean(name string, candidates []string) string {
 	best := closest(name, candidates)
 	if len(best) == 0 {
@@ -43,17 +44,19 @@ func closest(name string, candidates []string) []string {
 		return strings.Compare(a.s, b.s)
 	})
 	var out []string
-	for i := 0; i < len(hits) && i < maxSuggestions; i++ {
+	for i := 0; i < len(hits) && i < maxSuggestions && hits[i].d == hits[0].d; i++ {
 		out = append(out, hits[i].s)
 	}
 	return out
 }
 
-// distance is the Levenshtein distance of a and b, or limit+1 as soon as it must exceed limit.
+// distance is the edit distance of a and b counting insertions, deletions, substitutions and
+// swaps of adjacent bytes (optimal string alignment), or limit+1 once it must exceed limit.
 func distance(a, b string, limit int) int {
 	if d := len(a) - len(b); d > limit || -d > limit {
 		return limit + 1
 	}
+	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -68,12 +71,15 @@ func distance(a, b string, limit int) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin > limit {
 			return limit + 1
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }
