@@ -136,10 +136,23 @@ var arm1176 = []Def{
 		"share of executed branches that were mispredicted", "default,branch,rpistat"),
 }
 
+// arm1176Drop: generic metrics with no ARM1176 counterpart (the kernel maps no cache-references
+// or last-level cache events there; the BCM2835's L2 serves the GPU).
+var arm1176Drop = []string{"llc_miss_ratio", "llc_mpki", "cache_miss_ratio"}
+
 // Builtin returns the built-in metrics for an architecture (ArchGeneric, ArchX86,
 // ArchARMv7 and ArchARMv8 share perf's generic names; ArchARM1176 uses raw codes).
 func Builtin(arch string) *Set {
-	s, err := NewSet(generic...)
+	defs := generic
+	if arch == ArchARM1176 {
+		defs = nil
+		for _, d := range generic {
+			if !contains(arm1176Drop, d.Name) {
+				defs = append(defs, d)
+			}
+		}
+	}
+	s, err := NewSet(defs...)
 	if err != nil {
 		panic("metrics: built-in generic metrics: " + err.Error()) // covered by TestBuiltin
 	}

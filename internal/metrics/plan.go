@@ -111,6 +111,13 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 	var items []item
 	var order []string // hardware events in order of first appearance, for stable output
 	byMetric := map[string][]string{}
+	var uniq []string
+	for _, name := range names {
+		if !contains(uniq, name) {
+			uniq = append(uniq, name)
+		}
+	}
+	names = uniq
 	for _, name := range names {
 		if _, ok := set.Def(name); !ok {
 			return Plan{}, &Error{Msg: fmt.Sprintf("no metric %q", name), Err: ErrUnknownName}
