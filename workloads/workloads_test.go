@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -250,8 +251,10 @@ func irOf(t *testing.T, name string, args ...string) uint64 {
 	if m == nil {
 		t.Fatalf("callgrind %s %v: no `Collected :` line in\n%s", name, args, out)
 	}
-	var v uint64
-	fmt.Sscan(string(m[1]), &v)
+	v, err := strconv.ParseUint(string(m[1]), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return v
 }
 
@@ -260,17 +263,26 @@ func irOf(t *testing.T, name string, args ...string) uint64 {
 // different lengths (the parse and the print cost the same for every N).
 func TestLoopExact(t *testing.T) {
 	needValgrind(t)
-	base := irOf(t, "loop", "0")
-	for _, n := range []string{"1", "7", "0000000005", "1000", "123456", "2500000"} {
-		var v uint64
-		fmt.Sscan(n, &v)
-		got := irOf(t, "loop", n)
-		if got-base != 2*v {
-			t.Errorf("loop %s: Ir %d - Ir(loop 0) %d = %d, want exactly 2*N = %d", n, got, base, got-base, 2*v)
+	// Unpadded arguments of different lengths (exact on x86-64 static), then the portable form:
+	// N zero-padded to 10 digits, so argv's layout is the same for every N (see loop.c).
+	for _, set := range [][]string{
+		{"0", "1", "7", "0000000005", "1000", "123456", "2500000"},
+		{"0000000000", "0000000001", "0000001000", "0000123456", "0002500000"},
+	} {
+		base := irOf(t, "loop", set[0])
+		for _, n := range set[1:] {
+			v, err := strconv.ParseUint(n, 10, 64) // decimal: leading zeros are not octal
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := irOf(t, "loop", n)
+			if got-base != 2*v {
+				t.Errorf("loop %s: Ir %d - Ir(loop %s) %d = %d, want exactly 2*N = %d", n, got, set[0], base, got-base, 2*v)
+			}
 		}
-	}
-	// The same binary under callgrind twice gives the same count: the basis of the check.
-	if again := irOf(t, "loop", "0"); again != base {
-		t.Errorf("loop 0: Ir %d then %d, callgrind not repeatable here", base, again)
+		// The same binary under callgrind twice gives the same count: the basis of the check.
+		if again := irOf(t, "loop", set[0]); again != base {
+			t.Errorf("loop %s: Ir %d then %d, callgrind not repeatable here", set[0], base, again)
+		}
 	}
 }

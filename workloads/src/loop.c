@@ -22,10 +22,20 @@
  *     one write(2). The kernel side of write(2) depends on the line's length, so count user
  *     space only (instructions:u); the user-space side is identical for every N.
  *   - Nothing is printed before the loop. The environment and the number of arguments must be
- *     the same between the runs compared (libc start-up scans them); the LENGTH of argv[1]
- *     does not matter in the static build (the Makefile's default). In a dynamic build ld.so
- *     scans the environment strings, which move with argv's length, and its strcspn cost
- *     changes with their alignment (measured: 14 instructions between "0" and "123456").
+ *     the same between the runs compared (libc start-up scans them).
+ *   - Give N ZERO-PADDED TO 10 DIGITS (loop 0000001000) when comparing runs: then argv has the
+ *     same length for every N. The kernel places the argument strings at the top of the stack,
+ *     so their length moves argv[0]'s address, and libc start-up string functions on argv[0]
+ *     cost a few instructions more or less with its alignment. Measured on armv7 (static glibc
+ *     2.36, QEMU -icount): "0"->10798, "00"->10822, "1000"->12831 but "0001000"->12788;
+ *     padded to 10 digits every N gave exactly 10822 + 2N (N up to 10^7). x86-64 (static,
+ *     callgrind) and aarch64 (QEMU) were exact for unpadded arguments too, padded is safe on all.
+ *     In a dynamic build ld.so also scans the environment strings, which move with argv:
+ *     x86-64 callgrind showed 14 instructions of strcspn between "0" and "123456".
+ * Measured whole-process user-space counts (instructions:u with enable_on_exec, QEMU -icount
+ * shift=0, padded N, this repository's static builds): aarch64 (cortex-a57) 9772 + 2N,
+ * armv7-arm (cortex-a7) 10822 + 2N; x86-64 callgrind Ir 36626 + 2N (unpadded "0": the base
+ * depends on the build and the environment, only the 2N difference is the contract).
  * The test workloads_test.go checks this with valgrind callgrind (exact user-space Ir) on the
  * host; test/qemu checks it on the ARM guests with INST_RETIRED under -icount.
  *

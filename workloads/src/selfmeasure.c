@@ -10,7 +10,17 @@
  * Expected, with exact instruction counting (QEMU -icount, user space only: "instructions:u"):
  *   instructions(loop) - instructions(empty) == 3 * 2 * N      exactly
  * and instructions(empty) == 3 * the per-pass overhead, a constant for a given build and event
- * list (printed as overhead_per_pass). page-faults(touch) >= 256 (one per 4 KiB page; huge
+ * list (printed as overhead_per_pass). Measured in the QEMU guests (-icount shift=0, this
+ * repository's static builds, gcc 12 / glibc 2.36), overhead per pass of the first event:
+ *     --events                               aarch64 (cortex-a57)   armv7-arm (cortex-a7)
+ *     instructions:u                                83                     68
+ *     instructions:u,cycles:u,task-clock           161                    148
+ *     instructions  (kernel too: read(2) path)    1687                   1287
+ * so e.g. aarch64 `selfmeasure --n 1000 --events instructions:u` gives loop = 3*(2000+83) =
+ * 6249 and empty = 249. aarch64 was exact up to N = 10^7 (60M instructions in the region);
+ * armv7 was exact at N = 1000 but long regions read 1 or 2 more than 6N (N = 10^6..10^7),
+ * an unexplained emulation or driver effect: compare short regions there.
+ * page-faults(touch) >= 256 (one per 4 KiB page; huge
  * pages are disabled for the mapping) plus at most a few for the stack and the libc.
  *
  * Usage: selfmeasure [--n N] [--events LIST] [--json PATH]
