@@ -58,6 +58,11 @@
 //
 // # Evaluation
 //
+// Operands match counted events by the name the user wrote, modifiers included
+// ("cycles:u" is not "cycles"); perf's aliases (cpu-cycles, branch-instructions, cs,
+// migrations, faults) match their canonical names. The tool events duration_time, user_time
+// and system_time (ns) come from the Result's wall clock and rusage unless counted.
+//
 // Compute evaluates metrics over a stat.Result. A value is Together only when all its
 // counted operands came from one group, or when none of them was multiplexed; otherwise it
 // is still computed from scaled counts but flagged, and implausible values (more misses than
