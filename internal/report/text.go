@@ -65,8 +65,9 @@ func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
 }
 
 // TextInterval writes one -I interval as perf stat does: each row starts with the time
-// since the start; first adds the column header line (perf repeats it every 25
-// intervals). Metrics for the interval come from opt.Metrics.
+// since the start; first adds the column header line (perf repeats it every 25 intervals:
+// pass first = n%25 == 0). The interval's metrics come from opt.Metrics, e.g. from
+// metrics.Set.ComputeCounts(iv.Counts, intervalSeconds, ...); stat.Interval holds none.
 func TextInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt ...TextOptions) error {
 	var o TextOptions
 	if len(opt) > 0 {
