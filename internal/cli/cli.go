@@ -12,6 +12,8 @@ import (
 // The help text is generated from what they declare.
 var commands = []func(*env) *cobra.Command{
 	newStatCmd,
+	newListCmd,
+	newExplainCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -1,0 +1,203 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/catalog"
+)
+
+type explainFlags struct {
+	cpu, eventFile string
+}
+
+func newExplainCmd(e *env) *cobra.Command {
+	f := &explainFlags{}
+	cmd := &cobra.Command{
+		Use:   "explain EVENT",
+		Short: "say what an event really counts on this CPU (or on --cpu NAME)",
+		Long: `Explain EVENT: a generic perf name (cache-misses, L1-dcache-loads), a table event
+(L1D_CACHE_REFILL, ls_dc_accesses), a raw event (r03, 0x03) or a software event. For generic
+names it shows the raw event the Linux driver uses on the CPU, what that event counts, and
+where the name misleads (two names on one event, speculative counts, different meanings on
+other CPUs).`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExplain(e.stdout, f, args[0])
+		},
+	}
+	cmd.Flags().StringVar(&f.cpu, "cpu", "", "explain for this CPU's table instead of the detected one")
+	cmd.Flags().StringVar(&f.eventFile, "event-file", "", "also look in a pmu-events or Intel perfmon JSON file or directory")
+	return cmd
+}
+
+// compareTables are shown under "On other CPUs" for generic names.
+var compareTables = []string{"arm1176", "cortex-a7", "cortex-a72", "neoverse-n1", "intel-arch", "amd-zen3"}
+
+func runExplain(w io.Writer, f *explainFlags, name string) error {
+	m, err := loadMachine(f.cpu)
+	if err != nil {
+		return err
+	}
+	for _, s := range softwareEvents {
+		for _, n := range s.names {
+			if strings.EqualFold(n, name) {
+				fmt.Fprintf(w, "%s: software event, counted by the kernel on every machine (no PMU needed).\n  %s.\n", s.names[0], s.desc)
+				return nil
+			}
+		}
+	}
+	if canon, ok := catalog.CanonicalGeneric(name); ok {
+		if m.table == nil {
+			return fmt.Errorf("%s is a generic event, but this CPU (%s) has no event table; name one with --cpu", canon, m.cpuString())
+		}
+		explainGeneric(w, m, canon)
+		return nil
+	}
+	tables := []*catalog.Table{}
+	if m.table != nil {
+		tables = append(tables, m.table)
+	}
+	if f.eventFile != "" {
+		extra, err := loadEventFile(m.cat, f.eventFile)
+		if err != nil {
+			return err
+		}
+		tables = append(tables, extra)
+	}
+	if len(tables) == 0 {
+		return fmt.Errorf("this CPU (%s) has no event table; name one with --cpu", m.cpuString())
+	}
+	for _, t := range tables {
+		if ev, ok := t.Lookup(name); ok {
+			explainEvent(w, m, t, ev)
+			return nil
+		}
+	}
+	if code, ok := rawCode(name); ok {
+		for _, t := range tables {
+			if evs := t.ByCode(code); len(evs) > 0 {
+				for i, ev := range evs {
+					if i > 0 {
+						fmt.Fprintln(w)
+					}
+					explainEvent(w, m, t, ev)
+				}
+				return nil
+			}
+		}
+		return fmt.Errorf("no event 0x%x in table %s; pmc list --cpu %s table lists its events", code, tables[0].Name, tables[0].Name)
+	}
+	return fmt.Errorf("unknown event %q for %s%s; pmc list shows every name", name, tables[0].Name, suggest(tables[0], name))
+}
+
+// rawCode reads r3, r0x3 (x86 configs are not codes and are not accepted) or 0x03.
+func rawCode(s string) (uint64, bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case strings.HasPrefix(s, "0x"):
+		v, err := strconv.ParseUint(s[2:], 16, 64)
+		return v, err == nil
+	case strings.HasPrefix(s, "r") && len(s) > 1:
+		v, err := strconv.ParseUint(strings.TrimPrefix(s[1:], "0x"), 16, 64)
+		return v, err == nil
+	}
+	return 0, false
+}
+
+// suggest names up to three table events that contain name, or that name contains.
+func suggest(t *catalog.Table, name string) string {
+	n := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(name))
+	var hits []string
+	for _, ev := range t.Events() {
+		e := strings.ToLower(ev.Name)
+		if strings.Contains(e, n) || (len(e) > 3 && strings.Contains(n, e)) {
+			hits = append(hits, ev.Name)
+			if len(hits) == 3 {
+				break
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return ""
+	}
+	return "; did you mean " + strings.Join(hits, ", ") + "?"
+}
+
+func explainGeneric(w io.Writer, m *machine, canon string) {
+	t := m.table
+	g, _ := t.MapGeneric(canon)
+	kind := "generic hardware event (PERF_TYPE_HARDWARE)"
+	if g.Kind == "cache" {
+		kind = "generic cache event (PERF_TYPE_HW_CACHE)"
+	}
+	fmt.Fprintf(w, "%s on %s (%s): %s\n", canon, t.Name, t.Title, kind)
+	if g.Supported {
+		ev := g.Event
+		fmt.Fprintf(w, "  The Linux driver counts it as raw event %s %s: %s (perf syntax %s).\n",
+			ev.CodeString(t.Arch), ev.Name, ev.Brief, ev.PerfSyntax(t.Arch))
+		for _, l := range wrap(ev.Description(), 86) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	} else {
+		fmt.Fprintf(w, "  Not supported: the kernel returns ENOENT and perf prints <not supported>.\n")
+	}
+	if g.Caveat != "" {
+		fmt.Fprintf(w, "  Caveats:\n")
+		for _, c := range strings.Split(g.Caveat, "; ") {
+			lines := wrap(c, 84)
+			for i, l := range lines {
+				prefix := "  - "
+				if i > 0 {
+					prefix = "    "
+				}
+				fmt.Fprintf(w, "  %s%s\n", prefix, l)
+			}
+		}
+	}
+	_, status := m.hwStatus(g.Supported)
+	fmt.Fprintf(w, "  On this machine: %s.\n", status)
+	fmt.Fprintf(w, "  On other CPUs:\n")
+	for _, name := range compareTables {
+		o, ok := m.cat.ByName(name)
+		if !ok || o == t {
+			continue
+		}
+		og, _ := o.MapGeneric(canon)
+		what := "not supported"
+		if og.Supported {
+			what = fmt.Sprintf("%s (%s)", og.Event.Name, og.Event.CodeString(o.Arch))
+		}
+		fmt.Fprintf(w, "    %-12s %s\n", o.Name, what)
+	}
+}
+
+func explainEvent(w io.Writer, m *machine, t *catalog.Table, ev catalog.Event) {
+	fmt.Fprintf(w, "%s on %s (%s): raw event %s, perf syntax %s\n", ev.Name, t.Name, t.Title, ev.CodeString(t.Arch), ev.PerfSyntax(t.Arch))
+	fmt.Fprintf(w, "  %s.\n", strings.TrimSuffix(ev.Brief, "."))
+	if ev.Public != "" {
+		for _, l := range wrap(ev.Public, 86) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
+	if ev.ArchStd {
+		fmt.Fprintf(w, "  Architectural event: the number is the same on every core of the architecture that implements it.\n")
+	}
+	var gens []string
+	for _, n := range append(append([]string{}, catalog.HardwareNames...), catalog.CacheNames...) {
+		if g, _ := t.MapGeneric(n); g.Supported && g.Event == ev {
+			gens = append(gens, n)
+		}
+	}
+	if len(gens) > 0 {
+		fmt.Fprintf(w, "  Generic names counted with it on %s: %s.\n", t.Name, strings.Join(gens, ", "))
+	}
+	if t.Name != "extra" {
+		_, status := m.hwStatus(true)
+		fmt.Fprintf(w, "  On this machine: %s.\n", status)
+	}
+}

@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// updatingGoldens reports whether -update was given (the flag is defined by the package's
+// golden tests) or PMC_UPDATE_GOLDEN=1 is set.
+func updatingGoldens() bool {
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		return true
+	}
+	return os.Getenv("PMC_UPDATE_GOLDEN") == "1"
+}
+
+// onHost points hostFS at testdata/hosts/<name> (root) and <name>-sys (/sys) for one test.
+func onHost(t *testing.T, name string) {
+	t.Helper()
+	old := hostFS
+	hostFS = func() (fs.FS, fs.FS) {
+		return os.DirFS(filepath.Join("testdata/hosts", name)), os.DirFS(filepath.Join("testdata/hosts", name+"-sys"))
+	}
+	t.Cleanup(func() { hostFS = old })
+}
+
+// runPMC runs pmc with args and returns stdout, stderr and the exit status.
+func runPMC(args ...string) (string, string, int) {
+	var out, errb bytes.Buffer
+	code := Run(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata/list", name)
+	if updatingGoldens() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
+	}
+}
+
+func TestListOnThisX86VM(t *testing.T) {
+	onHost(t, "x86-vm")
+	out, errs, code := runPMC("list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"CPU:      AuthenticAMD family 0x19 model 0x1",
+		"Table:    amd-zen3",
+		"Core PMU: none in /sys/bus/event_source/devices",
+		"task-clock                                 [software]",
+		"(10; not available here: no cpu PMU in sysfs unless marked)",
+		"cache-misses                               [hardware] = l2_cache_req_stat.ic_dc_miss_in_l2 (0x64/0x09)",
+		"bus-cycles                                 [hardware; not supported on amd-zen3]",
+		"msr/tsc/",
+		"Events of table amd-zen3 (59; table (not countable here) unless marked)",
+		"Tracepoints: 8 ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	checkGolden(t, "x86-vm.golden", out)
+}
+
+type listJSON struct {
+	Schema      string
+	CPU         string
+	Table       string
+	CorePMU     string `json:"core_pmu"`
+	Tracepoints int
+	Events      []listEntry
+}
+
+func decodeList(t *testing.T, out string) listJSON {
+	t.Helper()
+	var l listJSON
+	if err := json.Unmarshal([]byte(out), &l); err != nil {
+		t.Fatalf("bad JSON: %v\n%s", err, out)
+	}
+	return l
+}
+
+// The issue's acceptance test: pmc list --cpu cortex-a7 --json holds every event of the
+// Cortex-A7 table in seed 000 with the same code.
+func TestListCortexA7JSONHoldsTheSeedTable(t *testing.T) {
+	onHost(t, "x86-vm")
+	out, errs, code := runPMC("list", "--cpu", "cortex-a7", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	l := decodeList(t, out)
+	if l.Schema != "pmc.list/v1" || l.Table != "cortex-a7" || l.CorePMU != "" {
+		t.Fatalf("header: %+v", l)
+	}
+	table := map[string]listEntry{}
+	for _, e := range l.Events {
+		if e.Kind == "table" {
+			table[e.Code] = e
+		}
+	}
+	f, err := os.Open("../catalog/testdata/seed-cortex-a7.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" || line[0] == '#' {
+			continue
+		}
+		code, name, _ := strings.Cut(line, "\t")
+		e, ok := table[strings.ToLower(code)]
+		if !ok || e.Name != name {
+			t.Errorf("seed event %s %s: got %+v", code, name, e)
+		}
+		if e.Available || e.Status != "table (not countable here)" {
+			t.Errorf("%s: status %q on a machine without a cpu PMU", name, e.Status)
+		}
+		n++
+	}
+	if n != 42 || len(table) != 43 {
+		t.Errorf("%d seed events, %d table events (want 42 and 43 with the 0xff cycle counter)", n, len(table))
+	}
+	for _, e := range l.Events {
+		if e.Name == "cache-misses" && (e.MapsTo != "L1D_CACHE_REFILL (0x03)" || e.Code != "0x03" || e.Encoding != "r3") {
+			t.Errorf("cache-misses: %+v", e)
+		}
+	}
+}
+
+func TestListOnQEMUCortexA57(t *testing.T) {
+	onHost(t, "qemu-a57")
+	out, errs, code := runPMC("list", "--long")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"Table:    cortex-a57",
+		"Core PMU: armv8_pmuv3_0",
+		"cpu-cycles OR cycles                       [hardware] = CPU_CYCLES (0x11)",
+		"branch-instructions OR branches            [hardware; not supported on cortex-a57]",
+		"armv8_pmuv3_0/cpu_cycles/",
+		"Events of table cortex-a57 (83):",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+	checkGolden(t, "qemu-a57-long.golden", out)
+}
+
+func TestListPatterns(t *testing.T) {
+	onHost(t, "x86-vm")
+	out, _, code := runPMC("list", "--json", "*tlb*")
+	if code != 0 {
+		t.Fatal(out)
+	}
+	l := decodeList(t, out)
+	if len(l.Events) == 0 {
+		t.Fatal("no TLB events")
+	}
+	for _, e := range l.Events {
+		if !strings.Contains(strings.ToLower(e.Name), "tlb") {
+			t.Errorf("%s matched *tlb*", e.Name)
+		}
+	}
+	out, _, _ = runPMC("list", "--json", "sw")
+	if l := decodeList(t, out); len(l.Events) != 12 {
+		t.Errorf("sw: %d events", len(l.Events))
+	}
+	out, _, _ = runPMC("list", "--json", "sched:*")
+	if l := decodeList(t, out); len(l.Events) != 3 {
+		t.Errorf("sched:*: %d tracepoints, want 3", len(l.Events))
+	}
+	_, errs, code := runPMC("list", "zzz")
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, `no event matches "zzz"`) {
+		t.Errorf("no match: exit %d, %q", code, errs)
+	}
+	_, errs, code = runPMC("list", "--cpu", "cortex-z9")
+	if code != 1 || !strings.Contains(errs, "cortex-a7") {
+		t.Errorf("bad --cpu: exit %d, %q", code, errs)
+	}
+}
+
+func TestListEventFile(t *testing.T) {
+	onHost(t, "x86-vm")
+	out, errs, code := runPMC("list", "--event-file", "../catalog/testdata/extra/perfmon/skylake_core.json", "--json", "mem_load")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	l := decodeList(t, out)
+	if len(l.Events) != 2 || l.Events[1].Name != "MEM_LOAD_RETIRED.L1_MISS" || l.Events[1].Code != "0xd1" || l.Events[1].UMask != "0x08" {
+		t.Errorf("%+v", l.Events)
+	}
+	_, errs, code = runPMC("list", "--event-file", "testdata/hosts/x86-vm/proc/cpuinfo")
+	if code != 1 || !strings.Contains(errs, "bad event table") {
+		t.Errorf("non-JSON event file: exit %d %q", code, errs)
+	}
+	_, errs, code = runPMC("list", "--event-file", "no/such/file.json")
+	if code != 1 || !strings.Contains(errs, "--event-file") {
+		t.Errorf("missing event file: exit %d %q", code, errs)
+	}
+}
