@@ -26,10 +26,11 @@ func (t token) String() string {
 	return fmt.Sprintf("'%s'", t.text)
 }
 
-// isNameByte reports the bytes names, numbers and term values are made of.
+// isNameByte reports the bytes names, numbers and term values are made of ('*' and '?' for
+// tracepoint globs).
 func isNameByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '_' || c == '-' || c == '.'
+		c == '_' || c == '-' || c == '.' || c == '*' || c == '?'
 }
 
 // lex splits s into tokens. Blanks between tokens are skipped; any other byte that is neither

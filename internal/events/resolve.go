@@ -145,9 +145,7 @@ func (r *resolver) event(spec EventSpec) ([]resolved, error) {
 		e, err = r.pmuEvent(spec)
 		evs = []resolved{e}
 	case KindTracepoint:
-		var e resolved
-		e, err = r.tracepoint(spec)
-		evs = []resolved{e}
+		evs, err = r.tracepoint(spec)
 	case KindNumeric:
 		e := resolved{Event: Event{Attr: pe.Attr{Type: spec.Type, Config: spec.Config},
 			Resolved: fmt.Sprintf("%d:%#x", spec.Type, spec.Config)}}
@@ -208,6 +206,9 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 		e := resolved{Event: Event{Attr: pe.Attr{Type: pe.TypeRaw, Config: cfg}, Resolved: fmt.Sprintf("r%x", cfg)}}
 		e.PMU = r.pmuName(pe.TypeRaw)
 		return []resolved{e}, nil
+	}
+	if name == "duration_time" || name == "user_time" || name == "system_time" {
+		return nil, r.errAt(spec, errf(ErrUnsupported, "%s is a perf tool event, not a counter: pmc reports elapsed, user and system time itself", name))
 	}
 	if evs, err := r.sysfsAlias(spec); evs != nil || err != nil {
 		return evs, err
@@ -289,39 +290,6 @@ func (r *resolver) table(name string) (resolved, bool) {
 	}
 	return resolved{Event: Event{PMU: pmuName, Attr: pe.Attr{Type: typ, Config: cfg},
 		Resolved: fmt.Sprintf("%s/config=%#x/", pmuName, cfg)}}, true
-}
-
-// tracepoint resolves subsys:name to PERF_TYPE_TRACEPOINT with the id from tracefs.
-func (r *resolver) tracepoint(spec EventSpec) (resolved, error) {
-	full := spec.Name + ":" + spec.Event
-	if _, ok := lookupSymbol(spec.Name); ok || rawRE.MatchString(spec.Name) {
-		return resolved{}, r.errAt(spec, errf(ErrSyntax, "bad modifier %q after event %q (modifiers: %s)",
-			spec.Event, spec.Name, modifierChars))
-	}
-	if _, ok, _ := parseCache(spec.Name); ok {
-		return resolved{}, r.errAt(spec, errf(ErrSyntax, "bad modifier %q after event %q (modifiers: %s)",
-			spec.Event, spec.Name, modifierChars))
-	}
-	if r.tp == nil {
-		return resolved{}, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %q: no tracefs to look it up in", full))
-	}
-	id, err := pmu.TracepointID(r.tp, spec.Name, spec.Event)
-	if err != nil {
-		known := pmu.TracepointNames(r.tp, spec.Name)
-		for i, n := range known {
-			known[i] = spec.Name + ":" + n
-		}
-		if len(known) == 0 { // unknown subsystem: suggest the ones that have this tracepoint
-			for _, s := range pmu.TracepointNames(r.tp, "") {
-				if _, err := pmu.TracepointID(r.tp, s, spec.Event); err == nil {
-					known = append(known, s+":"+spec.Event)
-				}
-			}
-		}
-		return resolved{}, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %q not found in tracefs", full).hint(didYouMean(full, known)))
-	}
-	return resolved{Event: Event{PMU: "tracepoint", Attr: pe.Attr{Type: pe.TypeTracepoint, Config: id},
-		Resolved: full}}, nil
 }
 
 // pmuName names the PMU that counts events of type t: the sysfs PMU with that type, or for

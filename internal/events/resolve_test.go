@@ -56,6 +56,10 @@ func TestResolveErrors(t *testing.T) {
 		{"cycles:x", "x86_64-kvm-epyc", ErrSyntax, `bad modifier "x" after event "cycles"`},
 		{"L1-dcache-loads:q", "x86_64-kvm-epyc", ErrSyntax, `bad modifier "q"`},
 		{"{cycles:ppp}:p", "x86_64-kvm-epyc", ErrValue, `precise level 4 (max 3)`},
+		{"duration_time", "x86_64-kvm-epyc", ErrUnsupported, `perf tool event`},
+		{"mem:0x1000", "x86_64-kvm-epyc", ErrUnsupported, `does not support mem:ADDR`},
+		{"sched:nope*", "x86_64-kvm-epyc", ErrUnknownEvent, `no tracepoint matches "sched:nope*"`},
+		{"sched:sched_[", "x86_64-kvm-epyc", ErrSyntax, `unexpected character`},
 	}
 	for _, c := range cases {
 		_, err := resolveString(t, c.in, c.machine, Options{Tables: fakeTables})

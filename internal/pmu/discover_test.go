@@ -148,7 +148,7 @@ func TestTracepointID(t *testing.T) {
 	if _, err := TracepointID(bad, "a", "b"); err == nil {
 		t.Error("bad id accepted")
 	}
-	if names := TracepointNames(epyc, "sched"); len(names) != 3 {
+	if names := TracepointNames(epyc, "sched"); len(names) != 6 {
 		t.Errorf("sched tracepoints = %v", names)
 	}
 }
