@@ -96,3 +96,20 @@ func TestParseCachegrind(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseCachegrind: any input either fails or yields one value per named event.
+func FuzzParseCachegrind(f *testing.F) {
+	f.Add([]byte("events: Ir D1mr\nsummary: 10 2\n"))
+	f.Add([]byte("desc: x\nevents: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw\nfl=m.c\nfn=main\n3 1 0 0 0 0 0 0 0 0\nsummary: 57284281 576 576 16087320 505593 181 121940 7648 7640\n"))
+	f.Add([]byte("events:\nsummary:\n"))
+	f.Add([]byte("events: Ir\nsummary: 18446744073709551616\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := parseCachegrind(data)
+		if err != nil {
+			return
+		}
+		if len(m) == 0 {
+			t.Fatalf("no error and no events for %q", data)
+		}
+	})
+}
