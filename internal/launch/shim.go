@@ -40,10 +40,10 @@ func parseSpec(spec string) (goFD, errFD int, path string, err error) {
 	if len(f) != 4 || f[0] != "1" || f[3] == "" {
 		return 0, 0, "", errors.New("want 1:GOFD:ERRFD:PATH")
 	}
-	if goFD, err = strconv.Atoi(f[1]); err != nil || goFD < 3 {
+	if goFD, err = strconv.Atoi(f[1]); err != nil || goFD < 3 || strconv.Itoa(goFD) != f[1] {
 		return 0, 0, "", errors.New("bad GOFD")
 	}
-	if errFD, err = strconv.Atoi(f[2]); err != nil || errFD < 3 || errFD == goFD {
+	if errFD, err = strconv.Atoi(f[2]); err != nil || errFD < 3 || errFD == goFD || strconv.Itoa(errFD) != f[2] {
 		return 0, 0, "", errors.New("bad ERRFD")
 	}
 	return goFD, errFD, f[3], nil

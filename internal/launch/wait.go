@@ -149,20 +149,40 @@ func (ch *Child) applyRecords(st *Status) {
 		}
 		data = append(data, buf[:n]...)
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	r := parseRecords(data)
+	if r.haveCPU {
+		st.User = max(st.User-r.user, 0)
+		st.Sys = max(st.Sys-r.sys, 0)
+	}
+	if r.errno != 0 {
+		st.ExecErr = &ExecError{Name: ch.name, Path: ch.path, Err: r.errno}
+	}
+}
+
+// records is what the shim reported: its CPU time before the exec, and the exec's errno.
+type records struct {
+	haveCPU   bool
+	user, sys time.Duration
+	errno     syscall.Errno // 0: no exec error
+}
+
+// parseRecords reads the record pipe's bytes; malformed lines are ignored.
+func parseRecords(b []byte) records {
+	var r records
+	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)
 		switch {
 		case len(f) == 3 && f[0] == "r":
 			u, err1 := strconv.ParseInt(f[1], 10, 64)
 			s, err2 := strconv.ParseInt(f[2], 10, 64)
-			if err1 == nil && err2 == nil {
-				st.User = max(st.User-time.Duration(u), 0)
-				st.Sys = max(st.Sys-time.Duration(s), 0)
+			if err1 == nil && err2 == nil && u >= 0 && s >= 0 {
+				r.haveCPU, r.user, r.sys = true, time.Duration(u), time.Duration(s)
 			}
 		case len(f) == 2 && f[0] == "e":
-			if n, err := strconv.Atoi(f[1]); err == nil {
-				st.ExecErr = &ExecError{Name: ch.name, Path: ch.path, Err: syscall.Errno(n)}
+			if n, err := strconv.ParseUint(f[1], 10, 16); err == nil && n > 0 {
+				r.errno = syscall.Errno(n)
 			}
 		}
 	}
+	return r
 }

@@ -1,0 +1,65 @@
+package launch
+
+import (
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseSpec(t *testing.T) {
+	g, e, p, err := parseSpec("1:3:4:/usr/bin/a:b c")
+	if err != nil || g != 3 || e != 4 || p != "/usr/bin/a:b c" {
+		t.Errorf("parseSpec = %d %d %q %v", g, e, p, err)
+	}
+	for _, bad := range []string{"", "stale", "2:3:4:/x", "1:3:4:", "1:3:3:/x", "1:0:4:/x", "1:x:4:/x", "1:3:-1:/x", "1:+3:4:/x", "1:03:4:/x"} {
+		if _, _, _, err := parseSpec(bad); err == nil {
+			t.Errorf("parseSpec(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseRecords(t *testing.T) {
+	r := parseRecords([]byte("r 1500000 250000\ne 13\n"))
+	if !r.haveCPU || r.user != 1500*time.Microsecond || r.sys != 250*time.Microsecond || r.errno != syscall.EACCES {
+		t.Errorf("parseRecords = %+v", r)
+	}
+	if r := parseRecords([]byte("r -1 5\ne 0\ne 99999\nr 1 2 3\n")); r.haveCPU || r.errno != 0 {
+		t.Errorf("malformed records accepted: %+v", r)
+	}
+}
+
+// The shim's two parsers never panic, and what the shim writes reads back the same.
+func FuzzParseSpec(f *testing.F) {
+	for _, s := range []string{"1:3:4:/bin/true", "1:3:4:a:b", "1:4:3:x", "0:::", "1:99999999999999999999:4:/x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, spec string) {
+		g, e, p, err := parseSpec(spec)
+		if err != nil {
+			return
+		}
+		if g < 3 || e < 3 || g == e || p == "" {
+			t.Errorf("parseSpec(%q) = %d %d %q", spec, g, e, p)
+		}
+		if back := fmt.Sprintf("1:%d:%d:%s", g, e, p); back != spec {
+			t.Errorf("round trip %q -> %q", spec, back)
+		}
+	})
+}
+
+func FuzzParseRecords(f *testing.F) {
+	for _, s := range []string{"r 1 2\n", "e 2\n", "r 1 2\ne 8\n", "r\n\n e", "r 9223372036854775807 0\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := parseRecords(b)
+		if r.user < 0 || r.sys < 0 {
+			t.Errorf("negative times from %q: %+v", b, r)
+		}
+		out := fmt.Sprintf("r %d %d\ne %d\n", r.user, r.sys, int(r.errno))
+		if r.errno != 0 && r.haveCPU && parseRecords([]byte(out)) != r {
+			t.Errorf("round trip of %+v", r)
+		}
+	})
+}
