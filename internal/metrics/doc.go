@@ -50,7 +50,7 @@
 // # Co-scheduling
 //
 // Events in one perf group ({a,b,c}) are put on the PMU together: they share enabled and
-// running times, so their ratio is exact even when groups are multiplexed. Plan packs the
+// running times, so their ratio is exact even when groups are multiplexed. NewPlan packs the
 // operands of each requested metric into one group, within the number of general counters
 // (the cycle counter is free where the CPU has a dedicated one), adds cycles and
 // instructions to every group where they fit (as rpistat keeps cycles in every event set), and
