@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -17,10 +18,10 @@ const (
 
 // Counter is one open perf event fd. It owns the fd: Close releases it.
 type Counter struct {
-	fd    int
-	attr  Attr
-	name  string
-	group bool // leader of a group read with PERF_FORMAT_GROUP
+	fd   int
+	attr Attr
+	name string
+	id   uint64 // kernel event id (PERF_EVENT_IOC_ID), to find this member in a group read
 }
 
 // Value is one reading: the count and the kernel's enabled/running times in nanoseconds.
@@ -51,17 +52,36 @@ func Open(name string, attr Attr, pid, cpu int, leader *Counter) (*Counter, erro
 		}
 		return nil, &OpenError{Event: name, PID: pid, CPU: cpu, Errno: errno, Err: classify(errno)}
 	}
-	return &Counter{fd: fd, attr: attr, name: name}, nil
+	c := &Counter{fd: fd, attr: attr, name: name}
+	if attr.ReadFormat&FormatGroup != 0 {
+		if err := c.readID(); err != nil {
+			c.Close()
+			return nil, fmt.Errorf("event id of %q: %w", name, err)
+		}
+	}
+	return c, nil
 }
 
-// Read reads the counter with its own read_format (PERF_FORMAT_GROUP is not used by Read).
+func (c *Counter) readID() error {
+	var id uint64
+	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(c.fd), uintptr(unix.PERF_EVENT_IOC_ID),
+		uintptr(unsafe.Pointer(&id)))
+	if errno != 0 {
+		return errno
+	}
+	c.id = id
+	return nil
+}
+
+// Read reads this counter's value. With PERF_FORMAT_GROUP the kernel returns the whole
+// group (leader first) from any member's fd; Read picks this counter's entry by its id.
 func (c *Counter) Read() (Value, error) {
 	if c.attr.ReadFormat&FormatGroup != 0 {
 		vs, err := c.ReadGroup()
-		if err != nil || len(vs) == 0 {
+		if err != nil {
 			return Value{}, err
 		}
-		return vs[0], nil
+		return pick(vs, c.id, c.attr.ReadFormat)
 	}
 	buf := make([]byte, 8*5)
 	n, err := unix.Read(c.fd, buf)
@@ -176,6 +196,20 @@ func ParseGroupRead(b []byte, format uint64) ([]Value, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// pick finds the member with id in a group read. Without PERF_FORMAT_ID there is no way to
+// tell members apart, which is an error rather than a silently wrong value.
+func pick(vs []Value, id uint64, format uint64) (Value, error) {
+	if format&FormatID == 0 {
+		return Value{}, errors.New("group read without PERF_FORMAT_ID cannot identify members")
+	}
+	for _, v := range vs {
+		if v.ID == id {
+			return v, nil
+		}
+	}
+	return Value{}, fmt.Errorf("event id %d not in its group's read", id)
 }
 
 func (c *Counter) ioctl(req uint) error {

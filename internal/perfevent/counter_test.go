@@ -104,3 +104,52 @@ func TestOpenHardwareNoPMU(t *testing.T) {
 		t.Fatalf("want ErrNotSupported, got %v", err)
 	}
 }
+
+// TestGroupReadPicksMember opens a real software group read with PERF_FORMAT_GROUP: each
+// member's Read must return its own value, not the leader's.
+func TestGroupReadPicksMember(t *testing.T) {
+	f := FormatGroup | FormatID | FormatTotalTimeEnabled | FormatTotalTimeRunning
+	lead, err := Open("task-clock", Attr{Type: TypeSoftware, Config: SWTaskClock, Disabled: true, ReadFormat: f},
+		CallingThread, AnyCPU, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lead.Close()
+	// a member that stays at zero: no faults are taken for alignment here
+	member, err := Open("alignment-faults", Attr{Type: TypeSoftware, Config: SWAlignmentFaults, ReadFormat: f},
+		CallingThread, AnyCPU, lead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer member.Close()
+	lead.Enable()
+	x := 0
+	for i := 0; i < 5_000_000; i++ {
+		x += i ^ x
+	}
+	_ = x
+	lead.Disable()
+	lv, err := lead.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv, err := member.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lv.Raw == 0 || mv.Raw != 0 || lv.ID == mv.ID {
+		t.Fatalf("leader %+v member %+v: want the member's own zero count", lv, mv)
+	}
+	if mv.Enabled != lv.Enabled || mv.Running != lv.Running {
+		t.Fatalf("members share the group's times: %+v vs %+v", mv, lv)
+	}
+}
+
+func TestPickNeedsID(t *testing.T) {
+	if _, err := pick([]Value{{Raw: 1}}, 0, FormatGroup); err == nil {
+		t.Fatal("group read without ids accepted")
+	}
+	if v, err := pick([]Value{{Raw: 1, ID: 5}, {Raw: 2, ID: 6}}, 6, FormatGroup|FormatID); err != nil || v.Raw != 2 {
+		t.Fatalf("%+v %v", v, err)
+	}
+}

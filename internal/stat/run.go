@@ -106,8 +106,10 @@ loop:
 		SysSec:     out.Sys.Seconds(),
 		Counts:     counts(req, final),
 	}
-	// A last partial interval, as perf prints when the workload ends between ticks.
-	if req.Interval > 0 && counted && prev != nil {
+	// A last partial interval, as perf prints when the workload ends between ticks; not when
+	// --interval-count ended the run, which asked for exactly that many.
+	full := req.IntervalCount > 0 && len(ivs) >= req.IntervalCount
+	if req.Interval > 0 && counted && prev != nil && !full {
 		iv := Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
 		if hasProgress(iv.Counts) {
 			ivs = append(ivs, iv)

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/stat")
+
+// goldenCases run `pmc stat --fake SPEC ARGS` end to end (flags, session, scaling, metrics,
+// writers) and compare everything pmc prints with testdata/stat/<name>.
+var goldenCases = []struct {
+	name string
+	fake string
+	args string
+	code int
+}{
+	{"default.txt", "pmu.json", "-- ./matmul", 0},
+	{"default.json", "pmu.json", "--json -- ./matmul", 0},
+	{"default.csv", "pmu.json", "-x, -- ./matmul", 0},
+	{"default.header.csv", "pmu.json", "--csv -- ./matmul", 0},
+	{"default.semicolon.csv", "pmu.json", "-x ; -- ./matmul", 0},
+	{"multiplexed.txt", "multiplexed.json", "-e cycles,instructions,branches,branch-misses,L1-dcache-loads,LLC-loads -- ./a.out", 0},
+	{"multiplexed.noscale.txt", "multiplexed.json", "--no-scale -e cycles,instructions,branches,branch-misses,L1-dcache-loads,LLC-loads -- ./a.out", 0},
+	{"multiplexed.json", "multiplexed.json", "--json -e cycles,instructions,branches,branch-misses,L1-dcache-loads,LLC-loads -- ./a.out", 0},
+	{"multiplexed.csv", "multiplexed.json", "--csv -e cycles,instructions,branches,branch-misses,L1-dcache-loads,LLC-loads -- ./a.out", 0},
+	{"group.txt", "group.json", "-e {cycles,instructions},{r08,r11} -- ./loop 1000", 0},
+	{"group.json", "group.json", "--json -e {cycles,instructions},{r08,r11} -- ./loop 1000", 0},
+	{"repeat.txt", "repeat.json", "-r 3 -e task-clock,page-faults,instructions -- ./loop", 0},
+	{"repeat.csv", "repeat.json", "-r 3 -x, -e task-clock,page-faults,instructions -- ./loop", 0},
+	{"repeat.json", "repeat.json", "-r 3 --json -e task-clock,page-faults,instructions -- ./loop", 0},
+	{"interval.txt", "interval.json", "-I 100 -e task-clock,page-faults -- sleep 0.35", 0},
+	{"interval.csv", "interval.json", "-I 100 -x, -e task-clock,page-faults -- sleep 0.35", 0},
+	{"interval.json", "interval.json", "-I 100 --json -e task-clock,page-faults -- sleep 0.35", 0},
+	{"interval-count.txt", "interval.json", "-I 100 --interval-count 2 -e task-clock,page-faults -- sleep 0.35", 0},
+	{"percpu.txt", "percpu.json", "-a -A -e cpu-clock,context-switches", 0},
+	{"percpu-aggr.txt", "percpu.json", "-a -e cpu-clock,context-switches", 0},
+	{"killed.txt", "killed.json", "-e task-clock,page-faults -- ./spin", 130},
+	{"dry-run.txt", "pmu.json", "--dry-run -e cycles:u,{instructions,branches}:k,page-faults -- ./x", 0},
+}
+
+func TestStatGolden(t *testing.T) {
+	for _, c := range goldenCases {
+		t.Run(c.name, func(t *testing.T) {
+			args := append([]string{"stat", "--fake", filepath.Join("testdata", "fake", c.fake)}, strings.Fields(c.args)...)
+			var stdout, stderr bytes.Buffer
+			code := Run(args, &stdout, &stderr)
+			if code != c.code {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
+			}
+			got := stdout.String() + stderr.String()
+			golden(t, filepath.Join("testdata", "stat", c.name), got)
+		})
+	}
+}
+
+// TestStatOutputFile: -o writes the same bytes to a file (atomically), --append adds to it.
+func TestStatOutputFile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.csv")
+	spec := filepath.Join("testdata", "fake", "pmu.json")
+	var stdout, stderr bytes.Buffer
+	if code := Run([]string{"stat", "--fake", spec, "-x,", "-o", out, "--", "./matmul"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("with -o nothing goes to stderr, got %q", stderr.String())
+	}
+	first, _ := os.ReadFile(out)
+	want, _ := os.ReadFile(filepath.Join("testdata", "stat", "default.csv"))
+	if !bytes.Equal(first, want) {
+		t.Errorf("-o file differs from default.csv:\n%s", first)
+	}
+	Run([]string{"stat", "--fake", spec, "-x,", "-o", out, "--append", "--", "./matmul"}, &stdout, &stderr)
+	both, _ := os.ReadFile(out)
+	if !bytes.Equal(both, append(append([]byte{}, want...), want...)) {
+		t.Errorf("--append: got\n%s", both)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left behind: %v", ents)
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}
