@@ -34,7 +34,8 @@
  *     x86-64 callgrind showed 14 instructions of strcspn between "0" and "123456".
  * Measured whole-process user-space counts (instructions:u with enable_on_exec, QEMU -icount
  * shift=0, padded N, this repository's static builds): aarch64 (cortex-a57) 9772 + 2N,
- * armv7-arm (cortex-a7) 10822 + 2N; x86-64 callgrind Ir 36626 + 2N (unpadded "0": the base
+ * armv7-arm (cortex-a7) 10822 + 2N, armv7 built with -mthumb (16-bit Thumb encodings of the
+ * same four instructions) 10905 + 2N; x86-64 callgrind Ir 36626 + 2N (unpadded "0": the base
  * depends on the build and the environment, only the 2N difference is the contract).
  * The test workloads_test.go checks this with valgrind callgrind (exact user-space Ir) on the
  * host; test/qemu checks it on the ARM guests with INST_RETIRED under -icount.
