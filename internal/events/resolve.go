@@ -277,6 +277,9 @@ func (r *resolver) table(name string) (resolved, bool) {
 		return resolved{}, false
 	}
 	pmuName, cfg, ok := r.opts.Tables.Lookup(name)
+	if !ok && strings.ToLower(name) != name { // in case a catalog matches case exactly
+		pmuName, cfg, ok = r.opts.Tables.Lookup(strings.ToLower(name))
+	}
 	if !ok {
 		return resolved{}, false
 	}
