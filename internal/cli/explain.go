@@ -159,7 +159,7 @@ func explainGeneric(w io.Writer, m *machine, canon string) {
 			}
 		}
 	}
-	_, status := m.hwStatus(g.Supported)
+	_, status := m.genericStatus(g)
 	fmt.Fprintf(w, "  On this machine: %s.\n", status)
 	fmt.Fprintf(w, "  On other CPUs:\n")
 	for _, name := range compareTables {

@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -111,6 +112,9 @@ type machine struct {
 	sys       *pmu.System
 	sysFS     fs.FS
 	core      *pmu.PMU
+	// advertised holds the event numbers the core PMU lists in sysfs; on Armv8 that is what
+	// PMCEID0/1 advertise. nil when the PMU lists none (then nothing is inferred).
+	advertised map[uint64]bool
 }
 
 // loadMachine identifies the CPU and picks its table (or the one --cpu names).
@@ -124,6 +128,7 @@ func loadMachine(cpuFlag string) (*machine, error) {
 	m.cpu, m.cpuErr = catalog.Identify(root)
 	if m.sys, err = pmu.Discover(sysFS); err == nil {
 		m.core = m.sys.Core()
+		m.advertised = advertisedCodes(m.core)
 	} else {
 		m.sys = nil
 	}
@@ -164,6 +169,36 @@ func (m *machine) hwStatus(supported bool) (bool, string) {
 		return false, "not countable here: the table is not this CPU's"
 	}
 	return true, "countable"
+}
+
+// genericStatus is hwStatus for a mapping, adding what the core PMU advertises: an Armv8
+// kernel only uses a common event (below 0x40) of its generic map if PMCEID lists it.
+func (m *machine) genericStatus(g catalog.Mapping) (bool, string) {
+	ok, status := m.hwStatus(g.Supported)
+	if ok && m.table.Arch == "armv8" && m.advertised != nil && g.Event.Code < 0x40 && !m.advertised[g.Event.Code] {
+		return false, fmt.Sprintf("not advertised by %s (PMCEID lacks 0x%02x)", m.core.Name, g.Event.Code)
+	}
+	return ok, status
+}
+
+// advertisedCodes reads event=0x.. from the sysfs events of p.
+func advertisedCodes(p *pmu.PMU) map[uint64]bool {
+	if p == nil || len(p.Events) == 0 {
+		return nil
+	}
+	out := map[uint64]bool{}
+	for _, a := range p.Events {
+		for _, term := range strings.Split(a.Terms, ",") {
+			k, v, ok := strings.Cut(strings.TrimSpace(term), "=")
+			if !ok || k != "event" {
+				continue
+			}
+			if code, err := strconv.ParseUint(v, 0, 64); err == nil {
+				out[code] = true
+			}
+		}
+	}
+	return out
 }
 
 // tableStatus says whether the table's own events can be counted here as raw events.

@@ -36,7 +36,7 @@ func (m *machine) collect(extra *catalog.Table, pattern string) *listing {
 				e.Status = "unknown CPU: no event table (use --cpu)"
 			} else {
 				g, _ := m.table.MapGeneric(n)
-				e.Available, e.Status = m.hwStatus(g.Supported)
+				e.Available, e.Status = m.genericStatus(g)
 				if g.Supported {
 					e.MapsTo = fmt.Sprintf("%s (%s)", g.Event.Name, g.Event.CodeString(m.table.Arch))
 					e.Code, e.UMask = codeFields(g.Event, m.table.Arch)

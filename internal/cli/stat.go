@@ -192,10 +192,11 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 	}
-	out := newStatOutput(e, f, req)
+	plan := defaultMetricPlan()
+	out := newStatOutput(e, f, req, plan)
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
 	if res != nil && len(res.Runs) > 0 {
-		res.Metrics = defaultMetrics(res)
+		res.Metrics = plan.result(res)
 		if err := out.final(res); err != nil {
 			return &exitError{code: 1, err: err}
 		}

@@ -18,16 +18,18 @@ import (
 // Intervals stream to stderr as they come; with -o they are kept and written at the end,
 // in one atomic write, so a file is never left half-written.
 type statOutput struct {
-	e     *env
-	f     *statFlags
-	first bool
-	live  io.Writer // where intervals stream (nil when buffered for -o)
-	buf   bytes.Buffer
-	head  *stat.Result // what interval rows need to know before the run ends
+	e    *env
+	f    *statFlags
+	live io.Writer // where intervals stream (nil when buffered for -o)
+	buf  bytes.Buffer
+	head *stat.Result // what interval rows need to know before the run ends
+	plan metricPlan
+	n    int     // intervals written
+	last float64 // time of the previous interval
 }
 
-func newStatOutput(e *env, f *statFlags, req *stat.Request) *statOutput {
-	o := &statOutput{e: e, f: f, first: true, head: &stat.Result{Schema: stat.SchemaVersion,
+func newStatOutput(e *env, f *statFlags, req *stat.Request, plan metricPlan) *statOutput {
+	o := &statOutput{e: e, f: f, plan: plan, head: &stat.Result{Schema: stat.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
 	if f.output == "" {
@@ -50,12 +52,17 @@ func (o *statOutput) interval(iv stat.Interval) {
 	if o.f.json {
 		return // intervals are part of the JSON document
 	}
+	ms := o.plan.interval(iv.Counts, iv.TimeSec-o.last)
+	o.last = iv.TimeSec
 	if o.f.csv || o.f.sep != "" {
-		report.CSVInterval(o.live, o.head, iv, o.first, o.csvOptions())
+		opt := o.csvOptions()
+		opt.Metrics = ms
+		report.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
 	} else {
-		report.TextInterval(o.live, o.head, iv, o.first)
+		// perf repeats the column header every 25 intervals
+		report.TextInterval(o.live, o.head, iv, o.n%25 == 0, report.TextOptions{Metrics: ms})
 	}
-	o.first = false
+	o.n++
 }
 
 func (o *statOutput) final(res *stat.Result) error {
