@@ -43,6 +43,9 @@ type Child struct {
 	err        error
 }
 
+// noPidfd makes Start behave as on a kernel without pidfd_open (tests of the wait4 path).
+var noPidfd bool
+
 // shimFDs are the fds the go and record pipes get in the shim (after stdin, stdout, stderr).
 const (
 	shimGoFD  = 3
@@ -118,6 +121,12 @@ func Start(c Cmd) (*Child, error) {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	pidfd, err := perfevent.PidfdOpen(pid)
+	if noPidfd {
+		if err == nil {
+			syscall.Close(pidfd)
+		}
+		err = perfevent.ErrNoPidfd
+	}
 	switch {
 	case err == nil:
 		// Non-blocking, so os.NewFile registers it with Go's poller: Wait parks on it.

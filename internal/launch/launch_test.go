@@ -322,3 +322,34 @@ func TestNoFDLeak(t *testing.T) {
 		t.Errorf("the workload has fds %q, a direct exec %q", b, direct)
 	}
 }
+
+// Kernels without pidfd (< 5.3): Wait falls back to wait4 and Signal to kill(2).
+func TestWithoutPidfd(t *testing.T) {
+	noPidfd = true
+	defer func() { noPidfd = false }()
+	if st := run(t, Cmd{Args: []string{"sh", "-c", "exit 3"}}); st.ExitCode() != 3 {
+		t.Errorf("exit 3: status %d", st.ExitCode())
+	}
+	ch, err := Start(Cmd{Args: []string{"sleep", "5"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.pidfd != nil {
+		t.Fatal("noPidfd ignored")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	ch.Exec()
+	st, err := ch.Wait(ctx)
+	if err != nil || st.ExitCode() != 143 || !st.Terminated {
+		t.Errorf("status %d terminated %v, %v; want 143 true", st.ExitCode(), st.Terminated, err)
+	}
+	ch, err = Start(Cmd{Args: []string{"true"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch.Kill()
+	if st, _ := ch.Wait(context.Background()); st.ExitCode() != 137 {
+		t.Errorf("after Kill: status %d, want 137", st.ExitCode())
+	}
+}
