@@ -60,6 +60,14 @@ func Start(c Cmd) (*Child, error) {
 	if len(c.Args) == 0 {
 		return nil, errors.New("launch: no command given")
 	}
+	if c.Dir != "" {
+		if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
+			if err == nil {
+				err = syscall.ENOTDIR
+			}
+			return nil, fmt.Errorf("launch: working directory: %w", err)
+		}
+	}
 	env := c.Env
 	if env == nil {
 		env = os.Environ()

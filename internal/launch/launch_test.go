@@ -231,6 +231,10 @@ func TestRelativeToDir(t *testing.T) {
 	if st := run(t, Cmd{Args: []string{"w"}, Env: env}); st.ExitCode() != 7 {
 		t.Errorf("w in Env's PATH: status %d, want 7", st.ExitCode())
 	}
+	_, err := Start(Cmd{Args: []string{"true"}, Dir: filepath.Join(dir, "none")})
+	if err == nil || !strings.Contains(err.Error(), "working directory") || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing Dir: %v", err)
+	}
 }
 
 // Kill before Exec: the workload never runs.
