@@ -130,7 +130,8 @@ func suggest(t *catalog.Table, name string) string {
 
 func explainGeneric(w io.Writer, m *machine, canon string) {
 	t := m.table
-	g, _ := t.MapGeneric(canon)
+	g := m.effective(canon)
+	own, _ := t.MapGeneric(canon)
 	kind := "generic hardware event (PERF_TYPE_HARDWARE)"
 	if g.Kind == "cache" {
 		kind = "generic cache event (PERF_TYPE_HW_CACHE)"
@@ -158,6 +159,13 @@ func explainGeneric(w io.Writer, m *machine, canon string) {
 				fmt.Fprintf(w, "  %s%s\n", prefix, l)
 			}
 		}
+	}
+	if m.driver != nil && (own.Supported != g.Supported || own.Event != g.Event) {
+		what := "not supported"
+		if own.Supported {
+			what = fmt.Sprintf("%s (%s)", own.Event.Name, own.Event.CodeString(t.Arch))
+		}
+		fmt.Fprintf(w, "  This kernel runs the PMU with the generic PMUv3 driver (%s); with the %s driver it would be: %s.\n", m.core.Name, t.Name, what)
 	}
 	_, status := m.genericStatus(g)
 	fmt.Fprintf(w, "  On this machine: %s.\n", status)

@@ -35,7 +35,8 @@ func TestExplainForms(t *testing.T) {
 		want []string
 	}{
 		{[]string{"explain", "L1-dcache-stores", "--cpu", "cortex-a7"}, []string{"raw event 0x04 L1D_CACHE", "same hardware event as cache-references, L1-dcache-loads on this CPU"}},
-		{[]string{"explain", "branches"}, []string{"branch-instructions on cortex-a57", "Not supported", "PC_WRITE_RETIRED (0x0C)"}},
+		{[]string{"explain", "branches"}, []string{"branch-instructions on cortex-a57", "raw event 0x0c PC_WRITE_RETIRED", "with the cortex-a57 driver it would be: not supported", "not advertised by armv8_pmuv3 (PMCEID lacks 0x0c)"}},
+		{[]string{"explain", "branches", "--cpu", "cortex-a72"}, []string{"Not supported", "PC_WRITE_RETIRED (0x0C)", "On this machine: not supported on cortex-a72."}},
 		{[]string{"explain", "cycles"}, []string{"raw event 0x11 CPU_CYCLES", "On this machine: countable."}},
 		{[]string{"explain", "r11"}, []string{"CPU_CYCLES on cortex-a57", "perf syntax r11", "Generic names counted with it on cortex-a57: cpu-cycles."}},
 		{[]string{"explain", "l1d_cache_wr"}, []string{"L1D_CACHE_WR on cortex-a57", "raw event 0x41", "L1-dcache-stores"}},

@@ -115,6 +115,10 @@ type machine struct {
 	// advertised holds the event numbers the core PMU lists in sysfs; on Armv8 that is what
 	// PMCEID0/1 advertise. nil when the PMU lists none (then nothing is inferred).
 	advertised map[uint64]bool
+	// driver is the table whose generic map the running kernel applies when that is not the
+	// CPU's own: an Armv8 core driven by the generic PMUv3 driver (QEMU, ACPI machines) gets
+	// none of its CPU-specific fallbacks.
+	driver *catalog.Table
 }
 
 // loadMachine identifies the CPU and picks its table (or the one --cpu names).
@@ -147,6 +151,12 @@ func loadMachine(cpuFlag string) (*machine, error) {
 		m.table = t
 	}
 	m.countable = m.core != nil && m.table != nil && detected == m.table
+	if m.countable && m.table.Arch == "armv8" && strings.HasPrefix(m.core.Name, "armv8_pmuv3") {
+		if d, ok := cat.ByName("armv8"); ok && d != m.table {
+			m.driver = d
+			m.note = fmt.Sprintf("the kernel drives %s with its generic PMUv3 driver, so the %s-specific fallbacks of the generic names do not apply", m.core.Name, m.table.Name)
+		}
+	}
 	return m, nil
 }
 
@@ -161,6 +171,8 @@ func (m *machine) cpuString() string {
 // one) can be counted on this machine.
 func (m *machine) hwStatus(supported bool) (bool, string) {
 	switch {
+	case !supported && m.driver != nil:
+		return false, "not supported by the generic PMUv3 driver"
 	case !supported:
 		return false, "not supported on " + m.table.Name
 	case m.core == nil:
@@ -169,6 +181,16 @@ func (m *machine) hwStatus(supported bool) (bool, string) {
 		return false, "not countable here: the table is not this CPU's"
 	}
 	return true, "countable"
+}
+
+// effective is what the running kernel does with a generic name: the CPU table's mapping, or
+// the generic PMUv3 driver's when that driver runs the PMU.
+func (m *machine) effective(canon string) catalog.Mapping {
+	g, _ := m.table.MapGeneric(canon)
+	if m.driver != nil {
+		g, _ = m.driver.MapGeneric(canon)
+	}
+	return g
 }
 
 // genericStatus is hwStatus for a mapping, adding what the core PMU advertises: an Armv8

@@ -35,7 +35,7 @@ func (m *machine) collect(extra *catalog.Table, pattern string) *listing {
 			if m.table == nil {
 				e.Status = "unknown CPU: no event table (use --cpu)"
 			} else {
-				g, _ := m.table.MapGeneric(n)
+				g := m.effective(n)
 				e.Available, e.Status = m.genericStatus(g)
 				if g.Supported {
 					e.MapsTo = fmt.Sprintf("%s (%s)", g.Event.Name, g.Event.CodeString(m.table.Arch))

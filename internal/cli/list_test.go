@@ -152,6 +152,8 @@ func TestListCortexA7JSONHoldsTheSeedTable(t *testing.T) {
 	}
 }
 
+// Real QEMU guest: the generic armv8_pmuv3 driver, PMCEID advertising only cycles and
+// instructions (pmc stat there printed <not supported> for every other generic name).
 func TestListOnQEMUCortexA57(t *testing.T) {
 	onHost(t, "qemu-a57")
 	out, errs, code := runPMC("list", "--long")
@@ -160,10 +162,14 @@ func TestListOnQEMUCortexA57(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Table:    cortex-a57",
-		"Core PMU: armv8_pmuv3_0",
+		"Note:     the kernel drives armv8_pmuv3 with its generic PMUv3 driver",
+		"Core PMU: armv8_pmuv3",
 		"cpu-cycles OR cycles                       [hardware] = CPU_CYCLES (0x11)",
-		"branch-instructions OR branches            [hardware; not supported on cortex-a57]",
-		"armv8_pmuv3_0/cpu_cycles/",
+		"instructions                               [hardware] = INST_RETIRED (0x08)",
+		"(32; not supported by the generic PMUv3 driver unless marked)",
+		"cache-misses                               [hardware; not advertised by armv8_pmuv3 (PMCEID lacks 0x03)] = L1D_CACHE_REFILL (0x03)",
+		"L1-dcache-stores                           [cache]",
+		"armv8_pmuv3/cpu_cycles/",
 		"Events of table cortex-a57 (83):",
 	} {
 		if !strings.Contains(out, want) {
@@ -171,6 +177,49 @@ func TestListOnQEMUCortexA57(t *testing.T) {
 		}
 	}
 	checkGolden(t, "qemu-a57-long.golden", out)
+}
+
+// A Cortex-A57 whose device tree names its PMU: the Cortex-A57 driver and its fallbacks.
+func TestListOnA57WithItsOwnDriver(t *testing.T) {
+	onHost(t, "juno-a57")
+	out, errs, code := runPMC("list", "cache")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"Core PMU: armv8_cortex_a57",
+		"L1-dcache-loads                            [cache; countable] = L1D_CACHE (0x04)",
+		"L1-dcache-stores                           [cache; countable] = L1D_CACHE_WR (0x41)",
+		"LLC-loads                                  [cache]",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Note:") {
+		t.Error("a CPU-specific driver got the generic-driver note")
+	}
+}
+
+// Real QEMU Cortex-A7 guest (ARMv7 driver armv7_cortex_a7).
+func TestListOnQEMUCortexA7(t *testing.T) {
+	onHost(t, "qemu-a7")
+	out, errs, code := runPMC("list", "hw")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"CPU:      Arm implementer 0x41 part 0xc07 (cpuinfo architecture 7)",
+		"Core PMU: armv7_cortex_a7",
+		"cpu-cycles OR cycles                       [hardware] = CPU_CYCLES_CCNT (0xff)",
+		"cache-misses                               [hardware] = L1D_CACHE_REFILL (0x03)",
+		"bus-cycles                                 [hardware] = BUS_CYCLES (0x1d)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	checkGolden(t, "qemu-a7-hw.golden", out)
 }
 
 func TestListPatterns(t *testing.T) {
