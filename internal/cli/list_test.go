@@ -274,3 +274,25 @@ func TestListEventFile(t *testing.T) {
 		t.Errorf("missing event file: exit %d %q", code, errs)
 	}
 }
+
+// A CPU pmc has no table for, on a machine without readable PMUs: software events still list.
+func TestListOnAnUnknownCPU(t *testing.T) {
+	onHost(t, "riscv")
+	out, errs, code := runPMC("list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"CPU:      unidentified (cannot identify the CPU", "Table:    none for this CPU", "task-clock", "unknown CPU: no event table (use --cpu)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	_, errs, code = runPMC("explain", "cache-misses")
+	if code != 1 || !strings.Contains(errs, "name one with --cpu") {
+		t.Errorf("explain without a table: exit %d %q", code, errs)
+	}
+	out, _, code = runPMC("list", "--cpu", "help")
+	if code != 0 || strings.Count(out, "\n") != 18 || !strings.Contains(out, "cortex-a7") {
+		t.Errorf("--cpu help: %q", out)
+	}
+}
