@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
+	"github.com/pmc-tools/pmc/internal/pmu"
 )
 
 type explainFlags struct {
@@ -50,6 +51,9 @@ func runExplain(w io.Writer, f *explainFlags, name string) error {
 				return nil
 			}
 		}
+	}
+	if explainSysfs(w, m, name) {
+		return nil
 	}
 	if canon, ok := catalog.CanonicalGeneric(name); ok {
 		if m.table == nil {
@@ -93,6 +97,30 @@ func runExplain(w io.Writer, f *explainFlags, name string) error {
 		return fmt.Errorf("no event 0x%x in table %s; pmc list --cpu %s table lists its events", code, tables[0].Name, tables[0].Name)
 	}
 	return fmt.Errorf("unknown event %q for %s%s; pmc list shows every name", name, tables[0].Name, suggest(tables[0], name))
+}
+
+// explainSysfs handles PMU/event/ names from sysfs and SUBSYSTEM:NAME tracepoints.
+func explainSysfs(w io.Writer, m *machine, name string) bool {
+	if m.sys != nil && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/") {
+		p, ev, _ := strings.Cut(strings.TrimSuffix(name, "/"), "/")
+		if pm, ok := m.sys.PMUs[p]; ok {
+			if a, ok := pm.Events[ev]; ok {
+				fmt.Fprintf(w, "%s: sysfs event of PMU %s (perf_event_attr.type %d), terms %s.\n", name, p, pm.Type, a.Terms)
+				if a.Unit != "" || a.Scale != 1 {
+					fmt.Fprintf(w, "  Counts are multiplied by %g and shown in %s.\n", a.Scale, a.Unit)
+				}
+				fmt.Fprintf(w, "  On this machine: countable.\n")
+				return true
+			}
+		}
+	}
+	if sub, tp, ok := strings.Cut(name, ":"); ok && !strings.Contains(tp, ":") {
+		if id, err := pmu.TracepointID(m.sysFS, sub, tp); err == nil {
+			fmt.Fprintf(w, "%s: kernel tracepoint (perf_event_attr.type 2, config %d); counts how often the kernel passed it.\n", name, id)
+			return true
+		}
+	}
+	return false
 }
 
 // rawCode reads r3, r0x3 (x86 configs are not codes and are not accepted) or 0x03.

@@ -57,6 +57,17 @@ func TestExplainForms(t *testing.T) {
 		}
 	}
 	checkGoldenRun(t, "explain-r11-qemu-a57.golden", "explain", "r11")
+
+	onHost(t, "x86-vm")
+	for args, want := range map[string]string{
+		"msr/tsc/":           "msr/tsc/: sysfs event of PMU msr",
+		"sched:sched_switch": "sched:sched_switch: kernel tracepoint (perf_event_attr.type 2, config ",
+	} {
+		out, errs, code := runPMC("explain", args)
+		if code != 0 || !strings.HasPrefix(out, want) {
+			t.Errorf("explain %s: exit %d %q %q", args, code, out, errs)
+		}
+	}
 }
 
 func checkGoldenRun(t *testing.T, golden string, args ...string) {
