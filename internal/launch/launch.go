@@ -28,13 +28,14 @@ type Cmd struct {
 // Child is a started shim, blocked before the exec of its workload. Its methods are not
 // safe for concurrent use, except Signal and Pid.
 type Child struct {
-	pid   int
-	path  string
-	name  string
-	pidfd *os.File // nil when the kernel has no pidfd; then Wait uses wait4
-	goW   int      // write end of the go pipe; -1 once Exec (or Kill) closed it
-	errR  int      // read end of the record pipe (non-blocking); -1 once read
-	start time.Time
+	pid     int
+	path    string
+	name    string
+	pidfd   *os.File // nil when the kernel has no pidfd; then Wait uses wait4
+	goW     int      // write end of the go pipe; -1 once Exec (or Kill) closed it
+	errR    int      // read end of the record pipe (non-blocking); -1 once read
+	start   time.Time
+	endMono time.Duration // CLOCK_MONOTONIC when the exit was seen
 
 	mu         sync.Mutex // guards done and terminated against Signal and Wait's context
 	done       bool

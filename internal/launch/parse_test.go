@@ -24,8 +24,11 @@ func TestParseRecords(t *testing.T) {
 	if !r.haveCPU || r.user != 1500*time.Microsecond || r.sys != 250*time.Microsecond || r.errno != syscall.EACCES {
 		t.Errorf("parseRecords = %+v", r)
 	}
-	if r := parseRecords([]byte("r -1 5\ne 0\ne 99999\nr 1 2 3\n")); r.haveCPU || r.errno != 0 {
+	if r := parseRecords([]byte("r -1 5\ne 0\ne 99999\nr 1 2 3\nt -5\nt x\n")); r.haveCPU || r.errno != 0 || r.execAt != 0 {
 		t.Errorf("malformed records accepted: %+v", r)
+	}
+	if r := parseRecords([]byte("r 1 2\nt 123456789\n")); r.execAt != 123456789 {
+		t.Errorf("exec time record: %+v", r)
 	}
 }
 

@@ -80,6 +80,9 @@ func shim(spec string) int {
 	if u, s, err := perfevent.SelfCPUTime(); err == nil {
 		writeRecord(errFD, fmt.Sprintf("r %d %d\n", u.Nanoseconds(), s.Nanoseconds()))
 	}
+	// And the moment of the exec, so the workload's wall time starts there rather than when
+	// pmc released a shim that may still have been starting up.
+	writeRecord(errFD, fmt.Sprintf("t %d\n", perfevent.Monotonic().Nanoseconds()))
 	// syscall.Exec restores the RLIMIT_NOFILE soft limit that Go raised at the shim's
 	// start-up. The shim started with the parent's original limit (os.StartProcess and
 	// syscall.ForkExec restore it in every child), so the workload gets the limit pmc had.

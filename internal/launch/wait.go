@@ -103,6 +103,7 @@ func (ch *Child) reap() {
 func (ch *Child) waitExit() (perfevent.ExitInfo, time.Time, error) {
 	if ch.pidfd == nil {
 		info, err := perfevent.Wait4(ch.pid)
+		ch.endMono = perfevent.Monotonic()
 		return info, time.Now(), err
 	}
 	rc, err := ch.pidfd.SyscallConn()
@@ -118,14 +119,14 @@ func (ch *Child) waitExit() (perfevent.ExitInfo, time.Time, error) {
 		var done bool
 		info, done, werr = perfevent.WaitPidfd(int(fd), false)
 		if done {
-			end = time.Now()
+			end, ch.endMono = time.Now(), perfevent.Monotonic()
 		}
 		return done || werr != nil
 	})
 	if werr != nil && errors.Is(werr, perfevent.ErrNoPidfd) {
 		// A kernel with pidfd_open but no waitid(P_PIDFD) (5.3).
 		info, werr = perfevent.Wait4(ch.pid)
-		end = time.Now()
+		end, ch.endMono = time.Now(), perfevent.Monotonic()
 	}
 	if err == nil {
 		err = werr
@@ -154,16 +155,22 @@ func (ch *Child) applyRecords(st *Status) {
 		st.User = max(st.User-r.user, 0)
 		st.Sys = max(st.Sys-r.sys, 0)
 	}
+	// Wall time from the exec itself (the shim's record) when it is there and sane.
+	if r.execAt > 0 && ch.endMono >= r.execAt && !ch.start.IsZero() {
+		st.Elapsed = ch.endMono - r.execAt
+	}
 	if r.errno != 0 {
 		st.ExecErr = &ExecError{Name: ch.name, Path: ch.path, Err: r.errno}
 	}
 }
 
-// records is what the shim reported: its CPU time before the exec, and the exec's errno.
+// records is what the shim reported: its CPU time before the exec, the time of the exec,
+// and the exec's errno.
 type records struct {
 	haveCPU   bool
 	user, sys time.Duration
 	errno     syscall.Errno // 0: no exec error
+	execAt    time.Duration // CLOCK_MONOTONIC just before the exec; 0 when absent
 }
 
 // parseRecords reads the record pipe's bytes; malformed lines are ignored.
@@ -177,6 +184,10 @@ func parseRecords(b []byte) records {
 			s, err2 := strconv.ParseInt(f[2], 10, 64)
 			if err1 == nil && err2 == nil && u >= 0 && s >= 0 {
 				r.haveCPU, r.user, r.sys = true, time.Duration(u), time.Duration(s)
+			}
+		case len(f) == 2 && f[0] == "t":
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil && n > 0 {
+				r.execAt = time.Duration(n)
 			}
 		case len(f) == 2 && f[0] == "e":
 			if n, err := strconv.ParseUint(f[1], 10, 16); err == nil && n > 0 {

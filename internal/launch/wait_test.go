@@ -189,3 +189,27 @@ func median(ds []time.Duration) time.Duration {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// TestElapsedFromExec: the wall time runs from the workload's exec to its exit, so it
+// contains the workload's run and not the shim's start-up: sleep 0.2 reads at least 0.2 s
+// and no more than the parent saw from Exec to Wait's return.
+func TestElapsedFromExec(t *testing.T) {
+	for i := 0; i < 3; i++ {
+		ch, err := Start(Cmd{Args: []string{"sleep", "0.2"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t0 := time.Now()
+		if err := ch.Exec(); err != nil {
+			t.Fatal(err)
+		}
+		st, err := ch.Wait(context.Background())
+		outer := time.Since(t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Elapsed < 200*time.Millisecond || st.Elapsed > outer {
+			t.Errorf("elapsed %v: want at least 200ms and at most the %v from Exec to Wait", st.Elapsed, outer)
+		}
+	}
+}

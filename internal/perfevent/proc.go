@@ -222,3 +222,13 @@ func OpenPTY() (master, slave *os.File, err error) {
 	}
 	return os.NewFile(uintptr(m), "/dev/ptmx"), os.NewFile(uintptr(s), name), nil
 }
+
+// Monotonic reads CLOCK_MONOTONIC: the same clock in every process, so a time taken in the
+// launch shim just before exec can be compared with one taken in pmc at the exit.
+func Monotonic() time.Duration {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_MONOTONIC, &ts); err != nil {
+		return 0
+	}
+	return time.Duration(ts.Nano())
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/launch"
@@ -47,6 +46,7 @@ type kernelSession struct {
 	waitErr  error
 	started  bool
 	stopOnce sync.Once
+	unsignal func() // stops forwarding signals to the workload
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
@@ -181,6 +181,9 @@ func (s *kernelSession) Start() error {
 		}
 	}
 	if s.child != nil {
+		// Forward from before the exec: a SIGTERM to pmc in between must reach the workload
+		// rather than kill pmc and leave the workload running uncounted.
+		s.unsignal = launch.ForwardSignals(s.child)
 		if err := s.child.Exec(); err != nil {
 			return err
 		}
@@ -216,14 +219,10 @@ func (s *kernelSession) tick() {
 	}
 }
 
-// stop ends a run early (interval count reached): the workload gets SIGTERM, like perf.
+// stop ends a run early (interval count reached): cancelling the session's context makes
+// Wait send the workload SIGTERM, like perf.
 func (s *kernelSession) stop() {
-	s.stopOnce.Do(func() {
-		if s.child != nil && s.req.Mode == Launch {
-			s.child.Signal(syscall.SIGTERM)
-		}
-		s.cancel()
-	})
+	s.stopOnce.Do(s.cancel)
 }
 
 func (s *kernelSession) wait() {
@@ -235,9 +234,15 @@ func (s *kernelSession) wait() {
 		timeout = t.C
 	}
 	if s.child != nil {
-		stop := launch.ForwardSignals(s.child)
-		st, err := s.child.Wait(context.Background())
-		stop()
+		// --duration and --interval-count end the workload with SIGTERM through Wait's ctx.
+		ctx := s.ctx
+		if s.req.Duration > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, s.req.Duration)
+			defer cancel()
+		}
+		st, err := s.child.Wait(ctx)
+		s.unsignal()
 		if err == nil && st.ExecErr != nil {
 			err = st.ExecErr
 		}
@@ -295,6 +300,9 @@ func (s *kernelSession) Close() error {
 		s.ticker.Stop()
 	}
 	if s.child != nil && !s.started {
+		if s.unsignal != nil {
+			s.unsignal() // Exec failed: wait() never ran to stop the forwarding
+		}
 		s.child.Kill()
 	}
 	s.cancel()
