@@ -1,9 +1,13 @@
 package qemu
 
-import "fmt"
+import (
+	"fmt"
+	"os"
+	"strings"
+)
 
 // probeNs are the loop lengths the probe measures; 0 twice shows the overhead is repeatable.
-var probeNs = []uint64{0, 0, 1, 1000, 100000, 1000000, 3000000}
+var probeNs = []uint64{0, 0, 1, 1000, 100000, 1000000, 3000000, 10000000, 30000000}
 
 // batch lists every command a guest runs in its one boot. Tests look commands up by name.
 func batch(g Guest, files []File) []Cmd {
@@ -24,6 +28,25 @@ func batch(g Guest, files []File) []Cmd {
 	}
 	if has(files, "/bin/pmc") && has(files, "/bin/loop") {
 		cmds = append(cmds, pmcBatch(g)...)
+	}
+	return append(cmds, extraCmds()...)
+}
+
+// extraCmds reads PMC_QEMU_EXTRA, a file of additional guest command lines (one per line, as
+// in /cmds) for exploring: TestExtra prints their outputs. Example:
+//
+//	echo "/bin/pmc stat -e instructions:u -- /bin/loop 5" >/tmp/x
+//	PMC_QEMU=1 PMC_QEMU_EXTRA=/tmp/x go test -v -run Extra ./test/qemu
+func extraCmds() []Cmd {
+	b, err := os.ReadFile(os.Getenv("PMC_QEMU_EXTRA"))
+	if err != nil {
+		return nil
+	}
+	var cmds []Cmd
+	for _, line := range strings.Split(string(b), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			cmds = append(cmds, Cmd{fmt.Sprintf("extra-%d", len(cmds)), line})
+		}
 	}
 	return cmds
 }

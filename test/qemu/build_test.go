@@ -13,9 +13,11 @@ import (
 
 var errNoWorkloads = errors.New("workloads/Makefile has no cross target yet")
 
-// buildPMC runs `make cross` (bin/pmc-arm64, bin/pmc-armv7).
-func buildPMC(root string) error {
-	return run(root, nil, "make", "--no-print-directory", "cross")
+// buildPMC builds pmc for g into out the way `make cross` does (static, -trimpath), one
+// guest at a time, so that a build failure on one architecture does not hide the other.
+func buildPMC(root string, g Guest, out string) error {
+	_, err := goBuild(root, g, "./cmd/pmc", out)
+	return err
 }
 
 // buildWorkloads runs `make -C workloads cross` when that target exists.
@@ -71,7 +73,7 @@ func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error)
 	}
 	files = append(files, Exec("/bin/cloop", b))
 	if pmcErr == nil {
-		b, err := os.ReadFile(filepath.Join(root, "bin", "pmc-"+g.Name))
+		b, err := os.ReadFile(filepath.Join(work, "pmc"))
 		if err != nil {
 			return nil, err
 		}

@@ -28,23 +28,23 @@ type guestRun struct {
 	console Console
 	log     []byte
 	err     error // setup, boot or parse failure: every test of the guest fails with it
+	pmcErr  error // pmc did not build for this guest: every pmc test fails with it
 	skip    string
 }
 
 var (
 	bootOnce sync.Once
 	runs     = map[string]*guestRun{}
-	pmcErr   error // `make cross` failed: every pmc test fails with it
 	wlErr    error // `make -C workloads cross` failed or does not exist yet
 )
 
-// needPMC fails the test when pmc or the workloads did not build for the guests.
-func needPMC(t *testing.T) {
+// needPMC fails the test when pmc or the workloads did not build for guest g.
+func needPMC(t *testing.T, g Guest) {
 	t.Helper()
 	enabled(t)
 	bootOnce.Do(bootAll)
-	if pmcErr != nil {
-		t.Fatalf("pmc did not build for the guests: %v", pmcErr)
+	if err := runs[g.Name].pmcErr; err != nil {
+		t.Fatalf("pmc did not build for %s: %v", g.Name, err)
 	}
 	if wlErr != nil {
 		t.Fatalf("workloads did not build for the guests: %v", wlErr)
@@ -120,9 +120,8 @@ func bootAll() {
 	if err == nil {
 		defer os.RemoveAll(work)
 	}
-	pmcErr = buildPMC(root)
 	wlErr = buildWorkloads(root)
-	logf("host builds done in %.1fs (pmc: %v, workloads: %v)", time.Since(start).Seconds(), errStr(pmcErr), errStr(wlErr))
+	logf("workloads built in %.1fs: %v", time.Since(start).Seconds(), errStr(wlErr))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for _, g := range Guests {
@@ -135,7 +134,7 @@ func bootAll() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.prepareAndBoot(root, cache, filepath.Join(work, g.Name), pmcErr, wlErr, &mu)
+			r.prepareAndBoot(root, cache, filepath.Join(work, g.Name), &mu)
 		}()
 	}
 	wg.Wait()
@@ -149,7 +148,7 @@ func errStr(err error) string {
 	return err.Error()
 }
 
-func (r *guestRun) prepareAndBoot(root, cache, work string, pmcErr, wlErr error, mu *sync.Mutex) {
+func (r *guestRun) prepareAndBoot(root, cache, work string, mu *sync.Mutex) {
 	g := r.g
 	t0 := time.Now()
 	kernel := filepath.Join(cache, g.Kernel)
@@ -167,7 +166,8 @@ func (r *guestRun) prepareAndBoot(root, cache, work string, pmcErr, wlErr error,
 		r.err = err
 		return
 	}
-	files, err := guestFiles(root, work, g, pmcErr, wlErr)
+	r.pmcErr = buildPMC(root, g, filepath.Join(work, "pmc"))
+	files, err := guestFiles(root, work, g, r.pmcErr, wlErr)
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", g.Name, err)
 		return

@@ -25,15 +25,19 @@ func TestPMCRaw(t *testing.T) {
 					t.Errorf("%s %s = %d, want %d (the generic event's exact count)", g.Name, cs[i].Event, cs[i].Raw, want)
 				}
 			}
-			if e := gen[0].Encoding; e.Type == 0 && e.Raw != "" && !strings.Contains(strings.ToLower(e.Raw), "08") {
-				t.Errorf("%s: instructions resolved to %q, want the architectural INST_RETIRED (0x08)", g.Name, e.Raw)
-			}
+			t.Run("resolved-name", func(t *testing.T) {
+				// Result.Encoding.Raw documents what a generic name resolved to on this CPU.
+				if e := gen[0].Encoding; !strings.Contains(strings.ToLower(e.Raw), "08") {
+					t.Errorf("%s: instructions reported as resolved to %q; want the CPU's code, INST_RETIRED r08", g.Name, e.Raw)
+				}
+			})
 		})
 	}
 }
 
 // TestPMCMultiplex: more events than counters rotate; each runs part of the time and the
-// scaled estimates stay within 0.5% of the exact count.
+// scaled estimates stay within 0.5% of the exact count. An event whose time_enabled the
+// kernel reported short is left to TestPMCMultiplexEnabled.
 func TestPMCMultiplex(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
@@ -41,20 +45,55 @@ func TestPMCMultiplex(t *testing.T) {
 			if exact < 2*muxN {
 				t.Fatalf("%s: base count %v below 2N = %d", g.Name, exact, 2*muxN)
 			}
+			cs := counts(t, g, "mux", 8)
+			maxEn := maxEnabled(cs)
 			worst := 0.0
-			for _, c := range counts(t, g, "mux", 8) {
+			for _, c := range cs {
 				pct := c.RunningPct()
 				errPct := 100 * (c.Scaled - exact) / exact
-				worst = math.Max(worst, math.Abs(errPct))
-				t.Logf("%s %s raw=%d scaled=%.0f exact=%.0f error=%+.3f%% running=%.1f%%", g.Name, c.Event, c.Raw, c.Scaled, exact, errPct, pct)
+				full := float64(c.Enabled) >= 0.9999*float64(maxEn)
+				t.Logf("%s %s raw=%d scaled=%.0f exact=%.0f error=%+.3f%% running=%.2f%% enabled=%d (max %d)",
+					g.Name, c.Event, c.Raw, c.Scaled, exact, errPct, pct, c.Enabled, maxEn)
 				if pct >= 100 || pct <= 0 {
 					t.Errorf("%s: %s ran %.1f%% of the time; 8 events on %d counters must multiplex", g.Name, c.Event, pct, g.Counters)
 				}
+				if !full {
+					continue
+				}
+				worst = math.Max(worst, math.Abs(errPct))
 				if math.Abs(errPct) > 0.5 {
 					t.Errorf("%s: %s scaled %.0f is %.3f%% off the exact %.0f (want within 0.5%%)", g.Name, c.Event, c.Scaled, errPct, exact)
 				}
 			}
-			t.Logf("%s: worst multiplexing error %.3f%%", g.Name, worst)
+			t.Logf("%s: worst multiplexing error %.3f%% (events with full time_enabled)", g.Name, worst)
+		})
+	}
+}
+
+func maxEnabled(cs []stat.Count) uint64 {
+	var m uint64
+	for _, c := range cs {
+		m = max(m, c.Enabled)
+	}
+	return m
+}
+
+// TestPMCMultiplexEnabled: events opened together on one task and enabled together at its
+// exec have been enabled for the same time. The kernel (6.1 here) can report a shorter
+// time_enabled for an event that was rotated out when the task exited; scaling by it
+// underestimates that event (measured: -0.8% to -1.5% for one of 8 events). pmc should
+// correct this or the estimate is off by more than the 0.5% the other events achieve.
+func TestPMCMultiplexEnabled(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			cs := counts(t, g, "mux", 8)
+			maxEn := maxEnabled(cs)
+			for _, c := range cs {
+				if short := maxEn - c.Enabled; float64(short) > 1e-4*float64(maxEn) {
+					t.Errorf("%s: %s time_enabled %d is %d ns (%.2f%%) below the other events' %d: the scaled value %.0f inherits that error",
+						g.Name, c.Event, c.Enabled, short, 100*float64(short)/float64(maxEn), maxEn, c.Scaled)
+				}
+			}
 		})
 	}
 }
@@ -64,7 +103,7 @@ func TestPMCMultiplex(t *testing.T) {
 func TestPMCGroups(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
-			needPMC(t)
+			needPMC(t, g)
 			want := counts(t, g, "loop-1000000", 2)[0].Raw
 			fit := counts(t, g, "group-fit", g.Counters+1)
 			for _, c := range fit {
@@ -98,20 +137,31 @@ func TestPMCGroups(t *testing.T) {
 	}
 }
 
-// TestPMCUnimplemented: events QEMU does not model count 0 without disturbing the others.
+// TestPMCUnimplemented: events QEMU does not model count 0 (or are refused when the kernel
+// hides them) without disturbing the others or failing the run.
 func TestPMCUnimplemented(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			want := counts(t, g, "loop-1000000", 2)[0].Raw
-			cs := counts(t, g, "unimpl", 4)
-			if cs[0].Raw != want {
-				t.Errorf("%s: instructions:u next to unimplemented events = %d, want %d", g.Name, cs[0].Raw, want)
+			cs := result(t, g, "unimpl").Runs[0].Counts
+			if len(cs) != 4 {
+				t.Fatalf("%s: %d counts, want 4", g.Name, len(cs))
 			}
-			for _, c := range cs[1:] {
-				t.Logf("%s %s raw=%d encoding=%+v", g.Name, c.Event, c.Raw, c.Encoding)
-				if c.Raw != 0 {
-					t.Errorf("%s %s = %d; QEMU implements only INST_RETIRED and CPU_CYCLES", g.Name, c.Event, c.Raw)
+			if cs[0].Status != stat.Counted || cs[0].Raw != want {
+				t.Errorf("%s: instructions:u next to unimplemented events = %d (%s), want %d", g.Name, cs[0].Raw, cs[0].Status, want)
+			}
+			for i, c := range cs[1:] {
+				t.Logf("%s %s status=%s raw=%d error=%q encoding=%+v", g.Name, c.Event, c.Status, c.Raw, c.Error, c.Encoding)
+				switch {
+				case c.Status == stat.NotSupported && i < 2 && c.Error != "":
+					// A generic event the kernel cannot map on this PMU: refused with a reason.
+				case c.Status == stat.Counted && c.Raw == 0:
+				default:
+					t.Errorf("%s %s: status %s raw %d; want counted 0 (QEMU implements only INST_RETIRED and CPU_CYCLES)", g.Name, c.Event, c.Status, c.Raw)
 				}
+			}
+			if c := cs[3]; c.Status != stat.Counted {
+				t.Errorf("%s %s: the raw/sysfs L1D refill event must open and count 0, got %s", g.Name, c.Event, c.Status)
 			}
 		})
 	}
