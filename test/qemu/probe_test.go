@@ -1,7 +1,10 @@
 package qemu
 
 import (
+	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,13 +129,22 @@ func TestProbeRaw(t *testing.T) {
 	}
 }
 
-// TestGuestPMU: the guest kernel found the expected PMU driver.
+var update = flag.Bool("update", false, "rewrite testdata/snapshot-<guest>.txt from the guests' sysfs")
+
+// TestGuestPMU: the guest kernel found the expected PMU driver; with -update the guests'
+// PMU sysfs files are saved as test data for sysfs parsers (read them with ParseSnapshot).
 func TestGuestPMU(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
-			snap, err := ParseSnapshot([]byte(ok(t, g, "snapshot")))
+			out := ok(t, g, "snapshot")
+			snap, err := ParseSnapshot([]byte(out))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if *update {
+				if err := os.WriteFile(filepath.Join("testdata", "snapshot-"+g.Name+".txt"), []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			typ, found := snap["sys/bus/event_source/devices/"+g.PMU+"/type"]
 			if !found {
