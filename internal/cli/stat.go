@@ -38,6 +38,7 @@ type statFlags struct {
 	dryRun        bool
 	duration      time.Duration
 	fake          string
+	metric        metricFlags // -M, --metric-group, --metrics-file, --metric-only, --report
 }
 
 func newStatCmd(e *env) *cobra.Command {
@@ -77,6 +78,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.DurationVar(&f.duration, "duration", 0, "stop counting after this long (attach and system-wide modes)")
 	fl.StringVar(&f.fake, "fake", "", "use the deterministic fake backend scripted by FILE (tests)")
 	fl.MarkHidden("fake")
+	f.metric.register(fl)
 	return cmd
 }
 
@@ -151,13 +153,30 @@ func (f *statFlags) request(args []string) (*stat.Request, error) {
 }
 
 func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
+	facts, err := loadFacts(f.metric.fakeMachine)
+	if err != nil {
+		return usageErr(err)
+	}
+	plan, err := newMetricPlan(&f.metric, facts)
+	if err != nil {
+		return usageErr(err)
+	}
+	if f.metric.list {
+		return listMetrics(e.stdout, plan, facts)
+	}
 	req, err := f.request(args)
 	if err != nil {
 		return usageErr(err)
 	}
-	spec := strings.Join(f.events, ",")
-	if spec == "" {
-		spec = defaultEvents()
+	if err := f.metric.check(f); err != nil {
+		return usageErr(err)
+	}
+	spec, err := chooseEvents(f, req.Mode, plan, facts)
+	if err != nil {
+		return usageErr(err)
+	}
+	for _, w := range plan.warnings {
+		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 	}
 	evs, err := resolveEvents(spec, req.Mode, !f.noInherit)
 	if err != nil {
@@ -165,6 +184,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	req.Events = evs
 	if f.verbose || f.dryRun {
+		printPlan(e.stderr, plan, facts)
 		printAttrs(e.stderr, evs)
 		if f.dryRun {
 			return nil
@@ -192,12 +212,14 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 	}
-	plan := defaultMetricPlan()
 	out := newStatOutput(e, f, req, plan)
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
 	if res != nil && len(res.Runs) > 0 {
 		res.Metrics = plan.result(res)
 		if err := out.final(res); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+		if err := writeReport(f.metric.report, res, plan, facts); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)

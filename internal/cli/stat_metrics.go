@@ -1,29 +1,211 @@
 package cli
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
 	"github.com/pmc-tools/pmc/internal/metrics"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
-// metricPlan is the metric set and the metric names a `pmc stat` run computes.
-type metricPlan struct {
-	set   *metrics.Set
-	names []string
+// metricFlags are the metric and report flags of `pmc stat`.
+type metricFlags struct {
+	metrics     []string // -M: metric or group names
+	groups      []string // --metric-group
+	file        string   // --metrics-file
+	only        bool     // --metric-only
+	list        bool     // --list-metrics
+	report      string   // --report[=FILE]
+	fakeMachine string   // hidden: --fake-machine FILE
 }
 
-// defaultMetricPlan is what perf stat prints in its "#" column without -M (CPUs utilized,
-// rates, IPC, branch miss ratio...), for the architecture of this machine's core PMU.
-func defaultMetricPlan() metricPlan {
-	arch := metrics.ArchGeneric
-	if core := discover().Core(); core != nil {
-		arch = metrics.Arch(core.Name)
+// defaultReportFile is where --report without a value writes.
+const defaultReportFile = "pmc-report.txt"
+
+func (m *metricFlags) register(fl *pflag.FlagSet) {
+	fl.StringSliceVarP(&m.metrics, "metrics", "M", nil, "compute these metrics or metric groups (comma-separated); their events are counted in groups")
+	fl.StringSliceVar(&m.groups, "metric-group", nil, "compute the metrics of these groups (pmc stat --list-metrics lists them)")
+	fl.StringVar(&m.file, "metrics-file", "", "add the metric definitions of this JSON file (a list of {name, expr, unit, group...})")
+	fl.BoolVar(&m.only, "metric-only", false, "print only the metrics, not the counts (text, --csv, -x or --json)")
+	fl.BoolVar(&m.list, "list-metrics", false, "list the built-in metrics and groups for this CPU (and --metrics-file ones) and exit")
+	fl.StringVar(&m.report, "report", "", "also write an rpistat-style report to FILE (default "+defaultReportFile+"), even when the command is interrupted")
+	fl.Lookup("report").NoOptDefVal = defaultReportFile
+	fl.StringVar(&m.fakeMachine, "fake-machine", "", "take the CPU, PMU and host facts from FILE (tests)")
+	fl.MarkHidden("fake-machine")
+}
+
+// metricPlan is the metric set and the metric names a `pmc stat` run computes.
+type metricPlan struct {
+	set      *metrics.Set
+	names    []string // asked for (-M, --metric-group, the report's default set): always shown
+	defaults []string // perf's default "#" column: shown only when their operands were counted
+	opt      metrics.Options
+	warnings []string // one line each, printed before counting
+	planned  string   // the event list the planner built ("" when -e alone chose the events)
+	machine  metrics.Machine
+	assumed  bool // machine is an assumption, not a known core
+}
+
+// newMetricPlan builds the metric set (built-ins for the machine's architecture plus
+// --metrics-file) and selects the metrics of -M and --metric-group.
+func newMetricPlan(m *metricFlags, h *hostFacts) (*metricPlan, error) {
+	set := metrics.Builtin(h.arch())
+	if m.file != "" {
+		data, err := os.ReadFile(m.file)
+		if err != nil {
+			return nil, fmt.Errorf("--metrics-file: %w", err)
+		}
+		defs, err := metrics.LoadFile(data, strings.TrimPrefix(filepath.Ext(m.file), "."))
+		if err != nil {
+			return nil, fmt.Errorf("--metrics-file %s: %w", m.file, err)
+		}
+		if set, err = set.Merge(defs...); err != nil {
+			return nil, fmt.Errorf("--metrics-file %s: %w", m.file, err)
+		}
 	}
-	set := metrics.Builtin(arch)
-	names, err := set.Select(metrics.GroupDefault)
+	p := &metricPlan{set: set, opt: metrics.Options{IssueWidth: h.issueWidth()}}
+	p.machine, p.assumed = h.machine()
+	names, err := set.Select(append(append([]string{}, m.metrics...), m.groups...)...)
 	if err != nil {
-		return metricPlan{}
+		return nil, fmt.Errorf("-M: %w", err)
 	}
-	return metricPlan{set: set, names: names}
+	p.names = names
+	if d, err := set.Select(metrics.GroupDefault); err == nil {
+		for _, n := range d {
+			if !contains(names, n) {
+				p.defaults = append(p.defaults, n)
+			}
+		}
+	}
+	return p, nil
+}
+
+// reportDefaults chooses the metrics of a report when neither -e nor -M says what to count,
+// like rpistat's nine ARM1176 events: the rpistat group on the ARM1176, the software group on
+// a machine without a PMU, and the default, cache and branch groups elsewhere.
+func (p *metricPlan) reportDefaults(h *hostFacts) error {
+	groups := []string{metrics.GroupDefault, metrics.GroupCache, metrics.GroupBranch}
+	switch {
+	case h.pmu == "":
+		groups = []string{metrics.GroupSoftware}
+	case h.arch() == metrics.ArchARM1176:
+		groups = []string{metrics.GroupRpistat}
+	}
+	names, err := p.set.Select(groups...)
+	if err != nil {
+		return err
+	}
+	p.names = names
+	var rest []string
+	for _, n := range p.defaults {
+		if !contains(names, n) {
+			rest = append(rest, n)
+		}
+	}
+	p.defaults = rest
+	return nil
+}
+
+// events returns the event list to count. Without -e it is the plan of the requested
+// metrics (nil when none was requested: the caller uses perf's default list). With -e, the
+// groups of the metrics whose operands -e lacks are added after the user's events.
+func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) {
+	if len(p.names) == 0 {
+		return userSpec, nil
+	}
+	want := p.names
+	if userSpec != "" {
+		want = nil
+		for _, n := range p.names {
+			for _, ev := range p.set.Events(n) {
+				if !haveEvent(user, ev) && ev != "duration_time" && ev != "user_time" && ev != "system_time" {
+					want = append(want, n)
+					break
+				}
+			}
+		}
+		if len(want) == 0 {
+			return userSpec, nil
+		}
+	}
+	plan, err := metrics.NewPlan(p.set, want, p.machine)
+	if err != nil {
+		return "", fmt.Errorf("-M: %w", err)
+	}
+	var parts []string // the planner's part of the event list
+	for _, g := range plan.Groups {
+		parts = append(parts, g.String())
+	}
+	for _, ev := range plan.Software {
+		if !haveEvent(user, ev) {
+			parts = append(parts, ev)
+		}
+	}
+	// A metric whose operands never fit the counters at once is still computed, from events
+	// counted on their own, and flagged as not measured together.
+	for _, u := range plan.Unschedulable {
+		p.warnings = append(p.warnings, fmt.Sprintf("metric %s: its events are counted in separate groups and its value is flagged", u))
+		for _, ev := range p.set.Events(u.Metric) {
+			if !metrics.NeedsCounter(ev) || haveEvent(user, ev) || contains(parts, ev) || inPlan(plan, ev) {
+				continue
+			}
+			parts = append(parts, ev)
+		}
+	}
+	p.planned = strings.Join(parts, ",")
+	if userSpec == "" {
+		return p.planned, nil
+	}
+	if p.planned == "" {
+		return userSpec, nil
+	}
+	return userSpec + "," + p.planned, nil
+}
+
+func inPlan(plan metrics.Plan, ev string) bool {
+	for _, g := range plan.Groups {
+		if contains(g.Events, ev) {
+			return true
+		}
+	}
+	return false
+}
+
+// aliases are perf's second spellings; a metric operand written one way matches an event
+// counted under the other.
+var aliases = map[string]string{
+	"cpu-cycles": "cycles", "branch-instructions": "branches", "faults": "page-faults",
+	"cs": "context-switches", "migrations": "cpu-migrations",
+}
+
+func canonicalEvent(ev string) string {
+	if a, ok := aliases[ev]; ok {
+		return a
+	}
+	return ev
+}
+
+// haveEvent reports whether the user's events count the metric operand ev.
+func haveEvent(user []stat.Event, ev string) bool {
+	for _, u := range user {
+		if canonicalEvent(u.Name) == canonicalEvent(ev) {
+			return true
+		}
+	}
+	return false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // valid keeps the metrics that have a value: like perf, a default metric whose operands were
@@ -38,18 +220,25 @@ func valid(ms []stat.Metric) []stat.Metric {
 	return out
 }
 
-// result computes the plan's metrics over a whole Result.
-func (p metricPlan) result(res *stat.Result) []stat.Metric {
-	if p.set == nil {
+// result computes the plan's metrics over a whole Result: the requested ones always (an
+// undefined one says why), the default ones when they have a value.
+func (p *metricPlan) result(res *stat.Result) []stat.Metric {
+	if p == nil || p.set == nil {
 		return nil
 	}
-	return valid(p.set.Compute(res, p.names, metrics.Options{SkipMissing: true}))
+	out := p.set.Compute(res, p.names, p.opt)
+	skip := p.opt
+	skip.SkipMissing = true
+	return append(out, valid(p.set.Compute(res, p.defaults, skip))...)
 }
 
 // interval computes the plan's metrics over one interval's deltas lasting sec seconds.
-func (p metricPlan) interval(counts []stat.Count, sec float64) []stat.Metric {
-	if p.set == nil {
+func (p *metricPlan) interval(counts []stat.Count, sec float64) []stat.Metric {
+	if p == nil || p.set == nil {
 		return nil
 	}
-	return valid(p.set.ComputeCounts(counts, sec, p.names, metrics.Options{SkipMissing: true}))
+	out := p.set.ComputeCounts(counts, sec, p.names, p.opt)
+	skip := p.opt
+	skip.SkipMissing = true
+	return append(out, valid(p.set.ComputeCounts(counts, sec, p.defaults, skip))...)
 }

@@ -23,12 +23,12 @@ type statOutput struct {
 	live io.Writer // where intervals stream (nil when buffered for -o)
 	buf  bytes.Buffer
 	head *stat.Result // what interval rows need to know before the run ends
-	plan metricPlan
+	plan *metricPlan
 	n    int     // intervals written
 	last float64 // time of the previous interval
 }
 
-func newStatOutput(e *env, f *statFlags, req *stat.Request, plan metricPlan) *statOutput {
+func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) *statOutput {
 	o := &statOutput{e: e, f: f, plan: plan, head: &stat.Result{Schema: stat.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
@@ -72,6 +72,8 @@ func (o *statOutput) final(res *stat.Result) error {
 	}
 	var err error
 	switch {
+	case o.f.metric.only:
+		err = writeMetricOnly(w, o.f, res)
 	case o.f.json:
 		err = report.JSON(w, res)
 	case res.Intervals != nil:

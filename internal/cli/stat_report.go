@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/reportfile"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// check rejects metric flag combinations pmc cannot honour.
+func (m *metricFlags) check(f *statFlags) error {
+	switch {
+	case m.only && f.intervalMS > 0:
+		return errors.New("--metric-only cannot be combined with -I yet: drop one of them")
+	case m.only && f.dryRun:
+		return errors.New("--metric-only prints results, --dry-run counts nothing: drop one of them")
+	case m.report != "" && f.dryRun:
+		return errors.New("--report writes results, --dry-run counts nothing: drop one of them")
+	case m.report != "" && m.report == f.output:
+		return fmt.Errorf("--report %s and -o %s name the same file: choose another report file", m.report, f.output)
+	}
+	return nil
+}
+
+// listMetrics writes the metrics `pmc stat -M` accepts here, grouped.
+func listMetrics(w io.Writer, p *metricPlan, h *hostFacts) error {
+	arch := h.arch()
+	if arch == "" {
+		arch = "generic (perf's event names)"
+	}
+	fmt.Fprintf(w, "Metrics for %s, architecture %s; use -M NAME or -M GROUP:\n\n", h.cpuModel(), arch)
+	return p.set.List(w)
+}
+
+// chooseEvents decides what to count: the user's -e plus the groups of requested metrics
+// whose operands -e lacks; the metrics' plan alone without -e; a default set per CPU family
+// for --report without either; perf's default list otherwise.
+func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts) (string, error) {
+	userSpec := strings.Join(f.events, ",")
+	var user []stat.Event
+	if userSpec != "" {
+		evs, err := resolveEvents(userSpec, mode, !f.noInherit)
+		if err != nil {
+			return "", err
+		}
+		user = evs
+	} else if len(p.names) == 0 && f.metric.report != "" {
+		if err := p.reportDefaults(h); err != nil {
+			return "", err
+		}
+	}
+	spec, err := p.events(userSpec, user)
+	if err != nil {
+		return "", err
+	}
+	if spec == "" {
+		spec = defaultEvents()
+	}
+	return spec, nil
+}
+
+// printPlan says, with -v or --dry-run, how the metrics' events were grouped.
+func printPlan(w io.Writer, p *metricPlan, h *hostFacts) {
+	if p.planned == "" {
+		return
+	}
+	fmt.Fprintf(w, "metrics %s planned for %s as: -e %s\n", strings.Join(p.names, ","), h.pmuLine(), p.planned)
+}
+
+// writeMetricOnly prints only the metrics, in the format the flags chose.
+func writeMetricOnly(w io.Writer, f *statFlags, res *stat.Result) error {
+	switch {
+	case f.json:
+		return reportfile.MetricOnlyJSON(w, res)
+	case f.csv || f.sep != "":
+		sep := ','
+		if f.sep != "" {
+			sep = []rune(f.sep)[0]
+		}
+		return reportfile.MetricOnlyCSV(w, res, sep, f.csv)
+	}
+	return reportfile.MetricOnlyText(w, res)
+}
+
+// writeReport writes the --report file atomically, from whatever the run measured (an
+// interrupted workload still has its counts up to the signal).
+func writeReport(path string, res *stat.Result, p *metricPlan, h *hostFacts) error {
+	if path == "" {
+		return nil
+	}
+	var b bytes.Buffer
+	err := reportfile.Write(&b, reportfile.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
+		Planned: p.planned, Notes: p.warnings})
+	if err != nil {
+		return err
+	}
+	if err := report.WriteFileAtomic(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("--report: %w", err)
+	}
+	return nil
+}

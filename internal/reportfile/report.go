@@ -1,0 +1,328 @@
+package reportfile
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/metrics"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// Machine is what the report header says about the computer the counts come from.
+type Machine struct {
+	Host       string
+	Kernel     string // as uname -srvm prints it
+	Date       time.Time
+	Processors int
+	CPU        string // model and identity
+	PMU        string // core PMU and its counters
+}
+
+// Report is everything a report file is written from.
+type Report struct {
+	Machine Machine
+	Result  *stat.Result
+	// Set defines the metrics of Result.Metrics (groups, descriptions); nil puts them all
+	// under "Other".
+	Set *metrics.Set
+	// Planned is the event list the co-scheduling planner chose, "" when the user's -e did.
+	Planned string
+	// Notes are extra lines for the notes section, e.g. the planner's warnings.
+	Notes []string
+}
+
+// sections order the metric groups of the report; a metric goes to the first one it is in.
+var sections = []struct{ group, title string }{
+	{metrics.GroupIPC, "Instructions and cycles"},
+	{metrics.GroupCache, "Caches"},
+	{metrics.GroupTLB, "TLB"},
+	{metrics.GroupBranch, "Branches"},
+	{metrics.GroupStall, "Stalls"},
+	{metrics.GroupSoftware, "Software events"},
+}
+
+const rule = "==============================================================================="
+
+// Write writes the report.
+func Write(w io.Writer, r Report) error {
+	var b bytes.Buffer
+	res := r.Result
+	m := r.Machine
+	b.WriteString(rule + "\n pmc stat report\n" + rule + "\n")
+	field := func(name, value string) {
+		if value == "" {
+			value = "unknown"
+		}
+		fmt.Fprintf(&b, "  %-22s%s\n", name+":", value)
+	}
+	field("Command", target(res))
+	field("Date", m.Date.Format("Mon Jan _2 15:04:05 2006 MST"))
+	field("Host", m.Host)
+	field("Kernel", m.Kernel)
+	field("CPU", m.CPU)
+	field("PMU", m.PMU)
+	field("Number of processors", fmt.Sprint(m.Processors))
+
+	notes := &noteList{}
+	b.WriteString("\nRun\n")
+	field("Exit status", exitText(res, notes))
+	field("Elapsed time", fmt.Sprintf("%.9f s", res.ElapsedSec))
+	if res.Mode == "launch" || res.Mode == "" {
+		field("User time", fmt.Sprintf("%.9f s", res.UserSec))
+		field("System time", fmt.Sprintf("%.9f s", res.SysSec))
+	}
+	if n := len(res.Runs); n > 1 {
+		field("Runs", fmt.Sprintf("%d (counts, times and metrics are means over the runs)", n))
+	}
+	field("Counted by", res.Backend)
+	if r.Planned != "" {
+		field("Events planned", r.Planned)
+	}
+	if !res.Scaled {
+		field("Scaling", "off (--no-scale): scaled counts equal raw counts")
+	}
+	for _, n := range r.Notes {
+		notes.add(n)
+	}
+
+	writeEvents(&b, res, notes)
+	writeMetrics(&b, r, notes)
+
+	b.WriteString("\nNotes\n")
+	if len(notes.lines) == 0 {
+		b.WriteString("  none: every metric was measured together and is plausible\n")
+	}
+	for i, n := range notes.lines {
+		fmt.Fprintf(&b, "  %d. %s\n", i+1, n)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// noteList numbers the notes as they are found.
+type noteList struct{ lines []string }
+
+func (n *noteList) add(s string) int {
+	for i, l := range n.lines {
+		if l == s {
+			return i + 1
+		}
+	}
+	n.lines = append(n.lines, s)
+	return len(n.lines)
+}
+
+// target is what was counted: the command line, the processes or the CPUs.
+func target(res *stat.Result) string {
+	switch res.Mode {
+	case "attach":
+		pids := make([]string, len(res.PIDs))
+		for i, p := range res.PIDs {
+			pids[i] = fmt.Sprint(p)
+		}
+		return "process id " + strings.Join(pids, ",")
+	case "system":
+		if len(res.CPUs) > 0 {
+			cpus := make([]string, len(res.CPUs))
+			for i, c := range res.CPUs {
+				cpus[i] = fmt.Sprint(c)
+			}
+			return "system wide, CPUs " + strings.Join(cpus, ",")
+		}
+		return "system wide"
+	}
+	return strings.Join(res.Command, " ")
+}
+
+// exitText is the exit status line; an interrupted or failed workload also gets a note.
+func exitText(res *stat.Result, notes *noteList) string {
+	sig := ""
+	if len(res.Runs) > 0 {
+		sig = res.Runs[len(res.Runs)-1].Signal
+	}
+	switch {
+	case sig != "":
+		notes.add(fmt.Sprintf("the command was ended by %s (exit status %d): the counts cover it up to that point", sig, res.ExitStatus))
+		return fmt.Sprintf("%d (%s)", res.ExitStatus, sig)
+	case res.ExitStatus != 0:
+		notes.add(fmt.Sprintf("the command exited with status %d", res.ExitStatus))
+	}
+	return fmt.Sprint(res.ExitStatus)
+}
+
+// writeEvents is the table of counts.
+func writeEvents(b *bytes.Buffer, res *stat.Result, notes *noteList) {
+	b.WriteString("\nPerformance events\n")
+	b.WriteString("  raw     = the count as read from the counter\n")
+	b.WriteString("  scaled  = raw * time enabled / time running: the estimate for the whole run\n")
+	b.WriteString("  running = share of the enabled time the event was on a counter\n")
+	b.WriteString("  group   = events of one group were always counted at the same time\n\n")
+	width := len("Event")
+	for _, s := range res.Summary {
+		if n := len(eventLabel(s)); n > width {
+			width = n
+		}
+	}
+	fmt.Fprintf(b, "  %5s  %-*s  %20s  %20s  %8s\n", "Group", width, "Event", "Raw count", "Scaled count", "Running")
+	for _, s := range res.Summary {
+		raw, scaled, running := "", "", ""
+		switch s.Status {
+		case stat.Counted:
+			raw, scaled = countText(s.RawMean, s.Unit), countText(s.Mean, s.Unit)
+			running = fmt.Sprintf("%.2f%%", s.RunningPct())
+		case stat.NotCounted:
+			raw, running = "<not counted>", "0.00%"
+			notes.add(fmt.Sprintf("%s was not counted: it never got a counter (its group did not fit, or it was never scheduled)", eventLabel(s)))
+		default:
+			raw = "<not supported>"
+			why := s.Error
+			if why == "" {
+				why = "the kernel refused it"
+			}
+			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(s), why))
+		}
+		fmt.Fprintf(b, "  %5d  %-*s  %20s  %20s  %8s\n", s.Group, width, eventLabel(s), raw, scaled, running)
+	}
+}
+
+func eventLabel(s stat.Summary) string {
+	if s.CPU >= 0 {
+		return fmt.Sprintf("%s (CPU%d)", s.Event, s.CPU)
+	}
+	return s.Event
+}
+
+// countText prints a count grouped by thousands, or a clock in msec with two decimals.
+func countText(v float64, unit string) string {
+	if unit == "msec" {
+		return group(fmt.Sprintf("%.2f", v/1e6)) + " msec"
+	}
+	return group(fmt.Sprintf("%.0f", v))
+}
+
+// group inserts ',' between groups of three digits of the integer part of a formatted number.
+func group(s string) string {
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	intPart, frac, _ := strings.Cut(s, ".")
+	if frac != "" {
+		frac = "." + frac
+	}
+	var out []byte
+	for i := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			out = append(out, ',')
+		}
+		out = append(out, intPart[i])
+	}
+	return sign + string(out) + frac
+}
+
+// writeMetrics prints the metrics by section; every metric says whether its operands were
+// measured together, and a warning points to its note.
+func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
+	b.WriteString("\nMetrics\n")
+	b.WriteString("  PTI      = per thousand instructions\n")
+	b.WriteString("  together = every operand was counted at the same time (one group, or nothing multiplexed)\n")
+	b.WriteString("  NOT together = operands were counted at different times: the value mixes different spans\n")
+	ms := r.Result.Metrics
+	if len(ms) == 0 {
+		b.WriteString("\n  none: no metric's events were counted\n")
+		return
+	}
+	byTitle := map[string][]stat.Metric{}
+	var titles []string
+	for _, m := range ms {
+		t := sectionOf(r.Set, m.Name)
+		if _, ok := byTitle[t]; !ok {
+			titles = append(titles, t)
+		}
+		byTitle[t] = append(byTitle[t], m)
+	}
+	var ordered []string
+	for _, s := range sections {
+		if _, ok := byTitle[s.title]; ok {
+			ordered = append(ordered, s.title)
+		}
+	}
+	for _, t := range titles {
+		if !containsString(ordered, t) {
+			ordered = append(ordered, t)
+		}
+	}
+	for _, t := range ordered {
+		fmt.Fprintf(b, "\n  %s\n", t)
+		for _, m := range byTitle[t] {
+			writeMetric(b, r.Set, m, notes)
+		}
+	}
+}
+
+func writeMetric(b *bytes.Buffer, set *metrics.Set, m stat.Metric, notes *noteList) {
+	name := m.Name
+	if m.CPU >= 0 {
+		name = fmt.Sprintf("%s (CPU%d)", m.Name, m.CPU)
+	}
+	value, status := "undefined", "undefined"
+	if m.Valid {
+		value = metricValue(m.Value)
+		status = "together"
+		if !m.Together {
+			status = "NOT together"
+		}
+	}
+	unit := m.Unit
+	if unit == "" {
+		unit = "-"
+	}
+	line := fmt.Sprintf("    %-24s %16s  %-16s %-13s", name, value, unit, status)
+	if m.Warning != "" {
+		line += fmt.Sprintf(" !! note %d", notes.add(m.Name+": "+m.Warning))
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
+	if set != nil {
+		if d, ok := set.Def(m.Name); ok && d.Description != "" {
+			fmt.Fprintf(b, "      %s\n", d.Description)
+		}
+	}
+}
+
+// metricValue prints a metric with three decimals, grouped by thousands.
+func metricValue(v float64) string { return group(fmt.Sprintf("%.3f", v)) }
+
+// sectionOf is the title of the report section a metric belongs to.
+func sectionOf(set *metrics.Set, name string) string {
+	if set == nil {
+		return "Other"
+	}
+	d, ok := set.Def(name)
+	if !ok {
+		return "Other"
+	}
+	gs := d.Groups()
+	for _, s := range sections {
+		if containsString(gs, s.group) {
+			return s.title
+		}
+	}
+	for _, g := range gs {
+		if g != metrics.GroupDefault && g != metrics.GroupRpistat {
+			return "Group " + g
+		}
+	}
+	return "Other"
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
