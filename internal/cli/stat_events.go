@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 
+	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
@@ -25,15 +28,19 @@ func discover() *pmu.System {
 func defaultEvents() string { return events.DefaultEventsFor(discover()) }
 
 // resolveEvents parses and resolves an event list for mode into the session's events.
+// Event names from this CPU's table (e.g. L1D_CACHE_REFILL) are accepted, and every generic
+// hardware name is labelled with the raw event it becomes on this CPU.
 func resolveEvents(spec string, mode stat.Mode, inherit bool) ([]stat.Event, error) {
 	specs, err := events.Parse(spec)
 	if err != nil {
 		return nil, err
 	}
-	groups, err := events.Resolve(specs, discover(), sysfs, events.Options{
-		NoInherit:    !inherit,
-		EnableOnExec: mode == stat.Launch,
-	})
+	m, _ := loadMachine("")
+	opts := events.Options{NoInherit: !inherit, EnableOnExec: mode == stat.Launch}
+	if m != nil && m.countable {
+		opts.Tables = catalog.NewResolver(m.table)
+	}
+	groups, err := events.Resolve(specs, discover(), sysfs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -42,9 +49,26 @@ func resolveEvents(spec string, mode stat.Mode, inherit bool) ([]stat.Event, err
 		for i, ev := range g.Events {
 			out = append(out, stat.Event{
 				Name: ev.Name, Group: gi, Leader: i == 0 && len(g.Events) > 1,
-				Attr: ev.Attr, PMU: ev.PMU, Resolved: ev.Resolved, Unit: ev.Unit,
+				Attr: ev.Attr, PMU: ev.PMU, Resolved: m.label(ev), Unit: ev.Unit,
 			})
 		}
 	}
 	return out, nil
+}
+
+// label names what a generic hardware or cache event counts on this CPU, e.g.
+// "cache-misses = r3 (L1D_CACHE_REFILL)"; other events keep the resolver's canonical form.
+func (m *machine) label(ev events.Event) string {
+	if m == nil || !m.countable || (ev.Attr.Type != perfevent.TypeHardware && ev.Attr.Type != perfevent.TypeHWCache) {
+		return ev.Resolved
+	}
+	canon, ok := catalog.CanonicalGeneric(ev.Resolved)
+	if !ok {
+		return ev.Resolved
+	}
+	g := m.effective(canon)
+	if supported, why := m.genericStatus(g); !supported {
+		return fmt.Sprintf("%s = %s", ev.Resolved, why)
+	}
+	return fmt.Sprintf("%s = %s (%s)", ev.Resolved, g.Event.PerfSyntax(m.table.Arch), g.Event.Name)
 }
