@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/report"
 	"github.com/pmc-tools/pmc/internal/reportfile"
 	"github.com/pmc-tools/pmc/internal/stat"
@@ -95,7 +96,7 @@ func writeReport(path string, res *stat.Result, p *metricPlan, h *hostFacts) err
 	}
 	var b bytes.Buffer
 	err := reportfile.Write(&b, reportfile.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
-		Planned: p.planned, Notes: p.warnings})
+		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res)})
 	if err != nil {
 		return err
 	}
@@ -103,4 +104,31 @@ func writeReport(path string, res *stat.Result, p *metricPlan, h *hostFacts) err
 		return fmt.Errorf("--report: %w", err)
 	}
 	return nil
+}
+
+// rawEventNames names the raw codes (r07, r0B...) of res from the event table of this CPU, so
+// a report reads "r07: EXEC_INSTR ..." instead of a bare number. Nil when there is no table.
+func (h *hostFacts) rawEventNames(res *stat.Result) map[string]string {
+	if h.cpuErr != nil || h.cpu.ISA != "arm" {
+		return nil
+	}
+	cat, err := catalog.Load()
+	if err != nil {
+		return nil
+	}
+	t, ok := cat.ForCPU(h.cpu)
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for _, s := range res.Summary {
+		code, ok := rawCode(s.Event) // explain.go: r07, r0x7
+		if !ok || !strings.HasPrefix(s.Event, "r") {
+			continue
+		}
+		if evs := t.ByCode(code); len(evs) > 0 {
+			out[s.Event] = evs[0].Name + ": " + evs[0].Brief
+		}
+	}
+	return out
 }

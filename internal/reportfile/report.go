@@ -32,6 +32,8 @@ type Report struct {
 	Planned string
 	// Notes are extra lines for the notes section, e.g. the planner's warnings.
 	Notes []string
+	// Events names events the table lists by number: "r07" -> "EXEC_INSTR: ...".
+	Events map[string]string
 }
 
 // sections order the metric groups of the report; a metric goes to the first one it is in.
@@ -88,7 +90,7 @@ func Write(w io.Writer, r Report) error {
 		notes.add(n)
 	}
 
-	writeEvents(&b, res, notes)
+	writeEvents(&b, res, r.Events, notes)
 	writeMetrics(&b, r, notes)
 
 	b.WriteString("\nNotes\n")
@@ -154,7 +156,7 @@ func exitText(res *stat.Result, notes *noteList) string {
 }
 
 // writeEvents is the table of counts.
-func writeEvents(b *bytes.Buffer, res *stat.Result, notes *noteList) {
+func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, notes *noteList) {
 	b.WriteString("\nPerformance events\n")
 	b.WriteString("  raw     = the count as read from the counter\n")
 	b.WriteString("  scaled  = raw * time enabled / time running: the estimate for the whole run\n")
@@ -185,6 +187,16 @@ func writeEvents(b *bytes.Buffer, res *stat.Result, notes *noteList) {
 			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(s), why))
 		}
 		fmt.Fprintf(b, "  %5d  %-*s  %20s  %20s  %8s\n", s.Group, width, eventLabel(s), raw, scaled, running)
+	}
+	var named []string
+	for _, s := range res.Summary {
+		if n, ok := names[s.Event]; ok && !containsString(named, s.Event) {
+			named = append(named, s.Event)
+			if len(named) == 1 {
+				b.WriteByte('\n')
+			}
+			fmt.Fprintf(b, "  %-*s  %s\n", width+7, s.Event, n)
+		}
 	}
 }
 
@@ -280,7 +292,7 @@ func writeMetric(b *bytes.Buffer, set *metrics.Set, m stat.Metric, notes *noteLi
 	if unit == "" {
 		unit = "-"
 	}
-	line := fmt.Sprintf("    %-24s %16s  %-16s %-13s", name, value, unit, status)
+	line := fmt.Sprintf("    %-24s %16s  %-18s %-13s", name, value, unit, status)
 	if m.Warning != "" {
 		line += fmt.Sprintf(" !! note %d", notes.add(m.Name+": "+m.Warning))
 	}
