@@ -14,6 +14,7 @@ var commands = []func(*env) *cobra.Command{
 	newStatCmd,
 	newListCmd,
 	newExplainCmd,
+	newMemCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -1,0 +1,164 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/mem"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+type memFlags struct {
+	min, max   string
+	steps      int
+	hops       int
+	blocks     int
+	samples    int
+	order      string
+	events     []string
+	json       bool
+	output     string
+	histograms string
+}
+
+func newMemCmd(e *env) *cobra.Command {
+	f := &memFlags{}
+	d := mem.Default()
+	cmd := &cobra.Command{
+		Use:   "mem [options]",
+		Short: "probe the memory hierarchy: latency per working-set size by pointer chasing",
+		Long: `Chase a linked list with one node per 64-byte line, linked in one random cycle that
+defeats the prefetchers, over a sweep of working-set sizes. For each size: the latency per hop
+in ns (the fastest of several timed blocks) and in cycles (counted with the hardware cycles
+event, or calibrated from the core clock when there is no PMU, and then labelled so), and
+single hops timed one per traversal, shown as histograms. Then the tiers (L1, L2, L3, DRAM,
+TLB reach) and the sizes where latency steps up, compared with the cache sizes in sysfs.
+Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return runMem(e, f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.min, "min", memSizeFlag(d.Min), "smallest working set (bytes, or with K, M, G)")
+	fl.StringVar(&f.max, "max", memSizeFlag(d.Max), "largest working set (bytes, or with K, M, G)")
+	fl.IntVar(&f.steps, "steps-per-octave", d.StepsPerOctave, "sizes per doubling (2: sqrt(2) apart)")
+	fl.IntVar(&f.hops, "hops", d.Hops, "timed hops per size (bounds the run time)")
+	fl.IntVar(&f.blocks, "blocks", d.Blocks, "split the timed hops into this many blocks and keep the fastest")
+	fl.IntVar(&f.samples, "samples", d.Samples, "single-hop latency samples per size")
+	fl.StringVar(&f.order, "order", string(d.Order), "random (defeats prefetchers) or sequential")
+	fl.StringArrayVarP(&f.events, "event", "e", nil, "also count these events per size (per hop), e.g. -e L1-dcache-load-misses,dTLB-load-misses")
+	fl.BoolVar(&f.json, "json", false, "write JSON (schema pmc.mem/v1) instead of text")
+	fl.StringVarP(&f.output, "output", "o", "", "write the output to FILE instead of stdout")
+	fl.StringVar(&f.histograms, "histograms", "tiers", "latency histograms to print: tiers (one size per tier), all, none")
+	return cmd
+}
+
+// memSizeFlag writes a flag default the way ParseSize reads it ("4K", "256M").
+func memSizeFlag(b int64) string {
+	switch {
+	case b%(1<<30) == 0:
+		return fmt.Sprintf("%dG", b>>30)
+	case b%(1<<20) == 0:
+		return fmt.Sprintf("%dM", b>>20)
+	case b%(1<<10) == 0:
+		return fmt.Sprintf("%dK", b>>10)
+	}
+	return fmt.Sprint(b)
+}
+
+func (f *memFlags) config() (mem.Config, error) {
+	c := mem.Default()
+	var err error
+	if c.Min, err = mem.ParseSize(f.min); err != nil {
+		return c, fmt.Errorf("--min: %w", err)
+	}
+	if c.Max, err = mem.ParseSize(f.max); err != nil {
+		return c, fmt.Errorf("--max: %w", err)
+	}
+	if c.Order, err = mem.ParseOrder(f.order); err != nil {
+		return c, err
+	}
+	switch f.histograms {
+	case "tiers", "all", "none":
+	default:
+		return c, fmt.Errorf("--histograms %q: want tiers, all or none", f.histograms)
+	}
+	c.StepsPerOctave, c.Hops, c.Blocks, c.Samples = f.steps, f.hops, f.blocks, f.samples
+	for _, spec := range f.events {
+		evs, err := resolveEvents(spec, stat.Attach, false)
+		if err != nil {
+			return c, err
+		}
+		for _, ev := range evs {
+			c.Events = append(c.Events, mem.EventSpec{Name: ev.Name, Attr: ev.Attr})
+		}
+	}
+	return c, c.Validate()
+}
+
+func runMem(e *env, f *memFlags) error {
+	c, err := f.config()
+	if err != nil {
+		return err
+	}
+	caches, err := mem.ReadCaches(sysfs, 0)
+	if err != nil {
+		caches = nil // named in the output: tiers are then not matched to caches
+	}
+	var out bytes.Buffer
+	w := io.Writer(e.stdout)
+	if f.output != "" || f.json {
+		w = &out
+	}
+	if !f.json {
+		c.Start = func(r *mem.Result) { mem.WriteHeader(w, r) }
+		c.Progress = func(p mem.Point) { mem.WriteRow(w, p) }
+	}
+	res, err := mem.Run(c, caches)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(res); err != nil {
+			return err
+		}
+	} else {
+		mem.WriteSummary(w, res, f.histograms)
+	}
+	if f.output != "" {
+		return memWriteFile(f.output, out.Bytes())
+	}
+	if w == &out {
+		_, err = e.stdout.Write(out.Bytes())
+	}
+	return err
+}
+
+// memWriteFile replaces path with data through a temporary file in the same directory.
+func memWriteFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".pmc-mem-*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package mem
+
+import (
+	"math"
+	"slices"
+	"time"
+)
+
+// Clock says how pmc mem turned time into cycles on this machine.
+type Clock struct {
+	// Ticks is the clock that times single hops: "tsc" (x86 time-stamp counter) or
+	// "monotonic" (the OS clock, nanosecond ticks).
+	Ticks string `json:"ticks"`
+	// TickNS is the length of one tick in nanoseconds (measured against the monotonic clock
+	// for the TSC).
+	TickNS float64 `json:"tick_ns"`
+	// Cycles is where cycle numbers come from: "pmu" (the hardware cycles event, counted),
+	// "calibrated" (ns times the core clock measured with a dependent-add loop; no cycle
+	// counter was read) or "none" (latencies in ns only).
+	Cycles string `json:"cycles"`
+	// GHz is the core clock used to convert ns to cycles; 0 when Cycles is "none".
+	GHz float64 `json:"ghz,omitempty"`
+	// BiasTicks is the median of timing an empty interval: what every per-access sample
+	// includes on top of the load itself (the seed's "measurement bias").
+	BiasTicks float64 `json:"bias_ticks"`
+	// ResolutionTicks is the step the tick clock advances by, measured from the spacing of
+	// the empty-interval values (1 on a clock that counts every tick; about 24.5 on the
+	// Zen 3 VM, whose TSC moves in 10 ns steps). Single-hop samples cannot resolve less.
+	ResolutionTicks float64 `json:"resolution_ticks"`
+}
+
+// calibrateTicks measures the tick length against the monotonic clock over about d.
+func calibrateTicks(d time.Duration) float64 {
+	if tickSource == "monotonic" {
+		return 1
+	}
+	var ratios []float64
+	for range 3 {
+		t0, k0 := time.Now(), ticks()
+		for time.Since(t0) < d/3 {
+		}
+		k1 := ticks()
+		ns := time.Since(t0)
+		if k1 > k0 {
+			ratios = append(ratios, float64(ns)/float64(k1-k0))
+		}
+	}
+	if len(ratios) == 0 {
+		return 0
+	}
+	slices.Sort(ratios)
+	return ratios[len(ratios)/2]
+}
+
+// calibrateGHz times a chain of dependent adds (one cycle each) and returns the fastest
+// observed core clock in GHz: the minimum time over several tries is the one least disturbed
+// by other tasks. 0 when this architecture has no add chain.
+func calibrateGHz(tries int) float64 {
+	if !haveAddChain {
+		return 0
+	}
+	const iters = 2_000_000 // 16M cycles, ~5 ms at 3 GHz
+	best := time.Duration(1<<63 - 1)
+	for range tries {
+		t0 := time.Now()
+		sink += uint32(addChain(iters))
+		if d := time.Since(t0); d < best {
+			best = d
+		}
+	}
+	return float64(iters*cyclesPerIter) / float64(best.Nanoseconds())
+}
+
+// measureBias returns the median of n empty timed intervals and the clock's resolution, in
+// ticks.
+func measureBias(n int) (bias, resolution float64) {
+	xs := make([]float64, n)
+	for i := range xs {
+		xs[i] = float64(timedNothing())
+	}
+	return median(xs), Resolution(xs)
+}
+
+// Resolution estimates the step of a clock from interval values measured with it (sorted in
+// place): values within 2 ticks of each other are one cluster (a step of 24.5 ticks shows
+// as 73 and 74), and the resolution is the smallest distance between consecutive cluster
+// means. A clock that counts every tick gives one cluster: resolution 1.
+func Resolution(xs []float64) float64 {
+	slices.Sort(xs)
+	var means []float64
+	sum, n := 0.0, 0
+	for i, x := range xs {
+		if i > 0 && x-xs[i-1] > 2 {
+			means = append(means, sum/float64(n))
+			sum, n = 0, 0
+		}
+		sum += x
+		n++
+	}
+	if n > 0 {
+		means = append(means, sum/float64(n))
+	}
+	res := math.Inf(1)
+	for i := 1; i < len(means); i++ {
+		res = math.Min(res, means[i]-means[i-1])
+	}
+	if math.IsInf(res, 1) {
+		return 1
+	}
+	return math.Round(res*10) / 10
+}
+
+// median of xs (sorted in place); 0 for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	slices.Sort(xs)
+	m := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return xs[m]
+	}
+	return (xs[m-1] + xs[m]) / 2
+}
+
+// quantile q (0..1) of sorted xs, nearest rank.
+func quantile(sorted []float64, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted)-1) + 0.5)
+	return sorted[i]
+}

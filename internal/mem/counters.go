@@ -1,0 +1,120 @@
+package mem
+
+import (
+	"errors"
+	"fmt"
+
+	pe "github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// EventSpec is an event to count per size, already resolved to an attr (package events).
+type EventSpec struct {
+	Name string
+	Attr pe.Attr
+}
+
+// counterSet is the probing thread's open counters. cycles is the index of the hardware
+// cycles counter pmc mem opens itself, -1 when the machine has none.
+type counterSet struct {
+	names  []string
+	ctrs   []*pe.Counter // nil where the event could not be opened
+	errs   []error
+	cycles int
+}
+
+// blockCount is one counter's change over a block, scaled for multiplexing.
+type blockCount struct {
+	value   float64
+	ok      bool // false: the counter is missing or never ran
+	running bool
+}
+
+// cyclesAttr counts user-space core cycles of the calling thread: allowed at
+// perf_event_paranoid 2 (kernel and hypervisor excluded).
+var cyclesAttr = pe.Attr{Type: pe.TypeHardware, Config: pe.HWCPUCycles, ExcludeKernel: true, ExcludeHV: true,
+	ReadFormat: pe.FormatTotalTimeEnabled | pe.FormatTotalTimeRunning}
+
+// openCounters opens the cycles counter and the requested events on the calling thread
+// (which the caller has locked). Events that fail are reported in notes and their rows say
+// why; a missing cycles counter is not an error (the clock is calibrated instead).
+func openCounters(events []EventSpec) (*counterSet, []string) {
+	cs := &counterSet{cycles: -1}
+	var notes []string
+	if c, err := pe.Open("cycles", cyclesAttr, pe.CallingThread, pe.AnyCPU, nil); err == nil {
+		cs.names, cs.ctrs, cs.errs, cs.cycles = append(cs.names, "cycles"), append(cs.ctrs, c), append(cs.errs, nil), 0
+	} else if errors.Is(err, pe.ErrPermission) {
+		notes = append(notes, "cycles: "+err.Error())
+	}
+	for _, ev := range events {
+		a := ev.Attr
+		a.Disabled, a.Inherit, a.EnableOnExec = false, false, false
+		a.ReadFormat = pe.FormatTotalTimeEnabled | pe.FormatTotalTimeRunning
+		c, err := pe.Open(ev.Name, a, pe.CallingThread, pe.AnyCPU, nil)
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("%s: %v", ev.Name, err))
+			c = nil
+		}
+		cs.names, cs.ctrs, cs.errs = append(cs.names, ev.Name), append(cs.ctrs, c), append(cs.errs, err)
+	}
+	return cs, notes
+}
+
+func (cs *counterSet) read() []pe.Value {
+	if len(cs.ctrs) == 0 {
+		return nil
+	}
+	vs := make([]pe.Value, len(cs.ctrs))
+	for i, c := range cs.ctrs {
+		if c != nil {
+			vs[i], _ = c.Read()
+		}
+	}
+	return vs
+}
+
+// diff is the scaled change of each counter between two reads.
+func diff(before, after []pe.Value) []blockCount {
+	out := make([]blockCount, len(after))
+	for i := range after {
+		run := after[i].Running - before[i].Running
+		en := after[i].Enabled - before[i].Enabled
+		if run == 0 || en == 0 {
+			continue
+		}
+		out[i] = blockCount{value: float64(after[i].Raw-before[i].Raw) * float64(en) / float64(run), ok: true, running: true}
+	}
+	return out
+}
+
+// perHop turns a block's counts into the point's event rows (the cycles counter pmc opened
+// for itself is reported as Point.Cycles, not here).
+func (cs *counterSet) perHop(counts []blockCount, hops int) []EventCount {
+	var out []EventCount
+	for i, name := range cs.names {
+		if i == cs.cycles {
+			continue
+		}
+		ec := EventCount{Name: name}
+		switch {
+		case cs.ctrs[i] == nil:
+			ec.Status = "not-supported"
+			if cs.errs[i] != nil {
+				ec.Error = cs.errs[i].Error()
+			}
+		case i >= len(counts) || !counts[i].ok:
+			ec.Status = "not-counted"
+		default:
+			ec.Status, ec.PerHop = "counted", counts[i].value/float64(hops)
+		}
+		out = append(out, ec)
+	}
+	return out
+}
+
+func (cs *counterSet) close() {
+	for _, c := range cs.ctrs {
+		if c != nil {
+			c.Close()
+		}
+	}
+}

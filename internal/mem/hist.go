@@ -1,0 +1,105 @@
+package mem
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Histogram bins samples the way the seed's one-liner shows them: one row per value, sorted
+// by value. Values are rounded to integers; when there are more than maxRows distinct values
+// the bins widen (1, 2, 5, 10, 20, 50...) until the 1st..99th percentile fits in maxRows, and
+// the samples above the last row are gathered into one overflow row.
+func Histogram(samples []float64, maxRows int) []Bin {
+	if len(samples) == 0 || maxRows < 2 {
+		return nil
+	}
+	xs := slices.Clone(samples)
+	for i, x := range xs {
+		xs[i] = math.Round(x)
+	}
+	slices.Sort(xs)
+	distinct := 1
+	for i := 1; i < len(xs); i++ {
+		if xs[i] != xs[i-1] {
+			distinct++
+		}
+	}
+	if distinct <= maxRows {
+		// Few values: one row each, as the seed's one-liner prints them.
+		var bins []Bin
+		for _, x := range xs {
+			if n := len(bins); n > 0 && bins[n-1].Low == x {
+				bins[n-1].Count++
+				continue
+			}
+			bins = append(bins, Bin{Low: x, Width: 1, Count: 1})
+		}
+		return bins
+	}
+	lo, hi := quantile(xs, 0.01), quantile(xs, 0.99)
+	width := 1.0
+	for _, w := range niceWidths() {
+		width = w
+		if math.Floor(hi/w)-math.Floor(lo/w)+1 <= float64(maxRows-1) {
+			break
+		}
+	}
+	start := math.Floor(xs[0]/width) * width
+	limit := (math.Floor(hi/width) + 1) * width // first value of the overflow row
+	var bins []Bin
+	over := 0
+	for _, x := range xs {
+		if x >= limit {
+			over++
+			continue
+		}
+		low := start + math.Floor((x-start)/width)*width
+		if n := len(bins); n > 0 && bins[n-1].Low == low {
+			bins[n-1].Count++
+			continue
+		}
+		bins = append(bins, Bin{Low: low, Width: width, Count: 1})
+	}
+	// Rows below the 1st percentile are kept (the seed's 9-cycle hits in a DRAM list); when
+	// that makes too many rows, merge the low tail into the first row shown.
+	for len(bins) > maxRows-1 {
+		bins[1].Count += bins[0].Count
+		bins = bins[1:]
+	}
+	if over > 0 {
+		bins = append(bins, Bin{Low: limit, Width: 0, Count: over, Over: true})
+	}
+	return bins
+}
+
+func niceWidths() []float64 {
+	var ws []float64
+	for m := 1.0; m <= 1e9; m *= 10 {
+		ws = append(ws, m, 2*m, 5*m)
+	}
+	return ws
+}
+
+// WriteHistogram prints bins as the seed's one-liner did: the value, the count, and a bar of
+// '#' scaled so the largest count is 60 wide (any non-zero count gets at least one '#').
+// A bin wider than 1 shows its range; the overflow row shows ">=low".
+func WriteHistogram(w io.Writer, bins []Bin, indent string) {
+	maxc := 0
+	for _, b := range bins {
+		maxc = max(maxc, b.Count)
+	}
+	for _, b := range bins {
+		label := fmt.Sprintf("%g", b.Low)
+		switch {
+		case b.Over:
+			label = fmt.Sprintf(">=%g", b.Low)
+		case b.Width > 1:
+			label = fmt.Sprintf("%g-%g", b.Low, b.Low+b.Width-1)
+		}
+		n := int(math.Ceil(60 * float64(b.Count) / float64(maxc)))
+		fmt.Fprintf(w, "%s%11s %5d %s\n", indent, label, b.Count, strings.Repeat("#", n))
+	}
+}

@@ -1,0 +1,215 @@
+package mem
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"time"
+)
+
+// Config is a validated `pmc mem` request.
+type Config struct {
+	Min, Max       int64 // working-set sizes, bytes
+	StepsPerOctave int   // sizes per doubling: 1, 2 (sqrt 2 apart), 4...
+	Hops           int   // timed hops per size
+	Blocks         int   // the timed hops are split into this many blocks; the fastest counts
+	Samples        int   // single-hop samples per size
+	Order          Order
+	Events         []EventSpec // counted per size on the probing thread; may be empty
+	// Start, when set, is called once the clock is calibrated, before the first size.
+	Start func(*Result)
+	// Progress, when set, is called after each size with its point.
+	Progress func(Point)
+}
+
+// Limits of the flags.
+const (
+	MinSize = 2 * LineBytes
+	MaxSize = 16 << 30
+)
+
+// Default is the configuration of a plain `pmc mem`: 4 KiB to 256 MiB, sqrt(2) apart.
+func Default() Config {
+	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 20, Blocks: 8,
+		Samples: 1000, Order: Random}
+}
+
+// Validate checks c and names the flag to fix.
+func (c Config) Validate() error {
+	switch {
+	case c.Min < MinSize:
+		return fmt.Errorf("--min %d: the smallest list is %d bytes (2 lines)", c.Min, MinSize)
+	case c.Max > MaxSize:
+		return fmt.Errorf("--max %s: larger than %s", FormatSize(c.Max), FormatSize(MaxSize))
+	case c.Max < c.Min:
+		return fmt.Errorf("--max %s is below --min %s", FormatSize(c.Max), FormatSize(c.Min))
+	case c.StepsPerOctave < 1 || c.StepsPerOctave > 16:
+		return fmt.Errorf("--steps-per-octave %d: want 1..16", c.StepsPerOctave)
+	case c.Blocks < 1 || c.Blocks > 1000:
+		return fmt.Errorf("--blocks %d: want 1..1000", c.Blocks)
+	case c.Hops < c.Blocks || c.Hops > 1<<30:
+		return fmt.Errorf("--hops %d: want %d..2^30 (at least one per block)", c.Hops, c.Blocks)
+	case c.Samples < 0 || c.Samples > 1<<20:
+		return fmt.Errorf("--samples %d: want 0..1048576", c.Samples)
+	}
+	_, err := ParseOrder(string(c.Order))
+	return err
+}
+
+// Sizes lists the working-set sizes of a sweep: min * 2^(k/steps) up to max, each rounded
+// down to whole lines, duplicates dropped.
+func Sizes(min, max int64, steps int) []int64 {
+	var out []int64
+	for k := 0; ; k++ {
+		s := int64(float64(min) * math.Pow(2, float64(k)/float64(steps)))
+		s -= s % LineBytes
+		if s > max {
+			break
+		}
+		if len(out) == 0 || s != out[len(out)-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Run sweeps the sizes on the calling goroutine's thread (locked for the duration, with the
+// garbage collector off) and returns the measurements with tiers and steps detected.
+func Run(c Config, caches []Cache) (*Result, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+
+	res := &Result{Schema: SchemaVersion, Arch: runtime.GOARCH, Order: c.Order, LineBytes: LineBytes,
+		HopsPerSize: c.Hops, Blocks: c.Blocks, SamplesPerSize: c.Samples, Caches: caches}
+	cs, notes := openCounters(c.Events)
+	defer cs.close()
+	res.Notes = append(res.Notes, notes...)
+
+	res.Clock = Clock{Ticks: tickSource, TickNS: calibrateTicks(30 * time.Millisecond), Cycles: "none"}
+	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(1001)
+	if cs.cycles >= 0 {
+		res.Clock.Cycles = "pmu"
+	} else if ghz := calibrateGHz(15); ghz > 0 {
+		res.Clock.Cycles, res.Clock.GHz = "calibrated", ghz
+		res.Notes = append(res.Notes, fmt.Sprintf("no cycle counter: cycles are ns x %.3f GHz, the core clock "+
+			"measured with a chain of dependent adds", ghz))
+	} else {
+		res.Notes = append(res.Notes, "no cycle counter and no clock calibration on "+runtime.GOARCH+": latencies in ns only")
+	}
+
+	if c.Start != nil {
+		c.Start(res)
+	}
+	sizes := Sizes(c.Min, c.Max, c.StepsPerOctave)
+	maxLines := int(sizes[len(sizes)-1] / LineBytes)
+	buf, err := allocate(maxLines * stride)
+	if err != nil {
+		return nil, err
+	}
+	var perm []uint32
+	samples := make([]uint64, c.Samples)
+	for _, size := range sizes {
+		lines := int(size / LineBytes)
+		perm = Cycle(perm, lines, c.Order)
+		link(buf, perm)
+		p := measure(buf, lines, c, cs, samples)
+		p.SizeBytes = size
+		finishPoint(&p, samples, res.Clock)
+		res.Points = append(res.Points, p)
+		if c.Progress != nil {
+			c.Progress(p)
+		}
+	}
+	res.Tiers, res.Steps = Detect(res.Points, caches)
+	res.ElapsedSec = time.Since(start).Seconds()
+	return res, nil
+}
+
+// allocate makes the list buffer, turning the runtime's fatal out-of-memory into an error
+// where it can (a failed huge make panics with a runtime error before touching memory).
+func allocate(words int) (buf []uint32, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("cannot allocate %s for the list: %v; lower --max", FormatSize(int64(words)*4), r)
+		}
+	}()
+	return make([]uint32, words), nil
+}
+
+// measure chases the linked list of lines: a warm-up, the timed blocks, then the single-hop
+// samples (left in samples, in ticks).
+func measure(buf []uint32, lines int, c Config, cs *counterSet, samples []uint64) Point {
+	p := Point{Lines: lines}
+	i := chase(buf, 0, min(lines, 1<<20)) // warm the caches and TLBs the list fits in
+	per := c.Hops / c.Blocks
+	blockNS := make([]float64, c.Blocks)
+	var best []blockCount
+	bestNS := math.Inf(1)
+	for b := range blockNS {
+		before := cs.read()
+		t0 := time.Now()
+		i = chase(buf, i, per)
+		d := time.Since(t0)
+		after := cs.read()
+		blockNS[b] = float64(d.Nanoseconds()) / float64(per)
+		if blockNS[b] < bestNS {
+			bestNS, best = blockNS[b], diff(before, after)
+		}
+	}
+	p.NS = bestNS
+	p.NSMedian = median(blockNS)
+	p.Events = cs.perHop(best, per)
+	if cs.cycles >= 0 && best[cs.cycles].ok {
+		p.Cycles = best[cs.cycles].value / float64(per)
+	}
+	// One timed hop every `gap` hops: once per traversal for lists up to 256 lines, as the
+	// seed did, and every 256 hops beyond, to bound the run time of large lists.
+	gap := min(lines, 256) - 1
+	for k := range samples {
+		i = chase(buf, i, gap)
+		var t uint64
+		i, t = timedHop(&buf[0], i)
+		samples[k] = t
+	}
+	sink += i
+	return p
+}
+
+// finishPoint converts the samples from ticks to cycles (TSC with a calibrated core clock)
+// or ns, fills calibrated cycles, and builds the histogram.
+func finishPoint(p *Point, ticks []uint64, clk Clock) {
+	unit, scale := "ns", clk.TickNS
+	if clk.Ticks == "tsc" && clk.GHz > 0 {
+		unit, scale = "cycles", clk.TickNS*clk.GHz
+	}
+	if clk.Cycles == "calibrated" {
+		p.Cycles = p.NS * clk.GHz
+	}
+	xs := make([]float64, len(ticks))
+	for j, t := range ticks {
+		xs[j] = float64(t) * scale
+	}
+	p.Samples = Stats(xs, unit, clk.BiasTicks*scale)
+	p.Hist = Histogram(xs, 20)
+}
+
+// Stats summarises samples (sorted in place).
+func Stats(xs []float64, unit string, bias float64) SampleStats {
+	s := SampleStats{Count: len(xs), Unit: unit, Bias: round1(bias)}
+	if len(xs) == 0 {
+		return s
+	}
+	slices.Sort(xs)
+	s.Min, s.Max = round1(xs[0]), round1(xs[len(xs)-1])
+	s.P10, s.Median, s.P90 = round1(quantile(xs, 0.1)), round1(quantile(xs, 0.5)), round1(quantile(xs, 0.9))
+	return s
+}
+
+func round1(x float64) float64 { return math.Round(x*10) / 10 }

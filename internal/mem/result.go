@@ -1,0 +1,100 @@
+package mem
+
+// SchemaVersion names the JSON document `pmc mem --json` writes (docs/json-schema.md,
+// section "pmc mem"). Adding a field keeps v1; renaming, removing or changing the meaning of
+// one makes v2.
+const SchemaVersion = "pmc.mem/v1"
+
+// Result is everything one `pmc mem` run measured; the text and JSON outputs are both written
+// from it.
+type Result struct {
+	Schema         string   `json:"schema"`
+	Arch           string   `json:"arch"`  // GOARCH
+	Order          Order    `json:"order"` // random or sequential
+	LineBytes      int      `json:"line_bytes"`
+	HopsPerSize    int      `json:"hops_per_size"`    // timed hops per size, over all blocks
+	Blocks         int      `json:"blocks"`           // the timed hops are split into this many blocks
+	SamplesPerSize int      `json:"samples_per_size"` // single-hop samples per size
+	Clock          Clock    `json:"clock"`
+	Caches         []Cache  `json:"caches,omitempty"` // sysfs, cpu 0; empty when sysfs has none
+	Points         []Point  `json:"points"`
+	Tiers          []Tier   `json:"tiers"`
+	Steps          []Step   `json:"steps"`
+	Notes          []string `json:"notes,omitempty"`
+	ElapsedSec     float64  `json:"elapsed_sec"`
+}
+
+// Point is the measurement at one working-set size.
+type Point struct {
+	SizeBytes int64 `json:"size_bytes"`
+	Lines     int   `json:"lines"` // list nodes, one per line
+	// NS is the latency per hop: the minimum over the blocks of block time / hops (the block
+	// least disturbed by other tasks). NSMedian is the median over the blocks.
+	NS       float64 `json:"ns"`
+	NSMedian float64 `json:"ns_median"`
+	// Cycles is NS in core cycles: counted by the PMU (the same fastest block) or NS * GHz
+	// when calibrated (Clock.Cycles says which); omitted when unknown.
+	Cycles  float64      `json:"cycles,omitempty"`
+	Samples SampleStats  `json:"samples"`
+	Hist    []Bin        `json:"histogram"`
+	Events  []EventCount `json:"events,omitempty"`
+}
+
+// SampleStats summarises the single-hop samples of one size, in Unit, bias included.
+type SampleStats struct {
+	Count  int     `json:"count"`
+	Unit   string  `json:"unit"` // "cycles" or "ns"
+	Min    float64 `json:"min"`
+	P10    float64 `json:"p10"`
+	Median float64 `json:"median"`
+	P90    float64 `json:"p90"`
+	Max    float64 `json:"max"`
+	Bias   float64 `json:"bias"` // the empty-interval median in the same unit
+}
+
+// Bin is one histogram row: samples with Low <= value < Low+Width (Width 1 for integer values;
+// the last row may be an overflow row with Over set, holding everything above).
+type Bin struct {
+	Low   float64 `json:"low"`
+	Width float64 `json:"width"`
+	Count int     `json:"count"`
+	Over  bool    `json:"over,omitempty"`
+}
+
+// EventCount is one hardware or software event counted over the fastest block, per hop.
+type EventCount struct {
+	Name   string  `json:"name"`
+	Status string  `json:"status"` // "counted", "not-counted" or "not-supported"
+	PerHop float64 `json:"per_hop"`
+	Error  string  `json:"error,omitempty"`
+}
+
+// Tier is a run of sizes with about the same latency: one level of the hierarchy.
+type Tier struct {
+	FromBytes int64   `json:"from_bytes"` // first size of the plateau
+	ToBytes   int64   `json:"to_bytes"`   // last size of the plateau
+	Points    int     `json:"points"`
+	NS        float64 `json:"ns"` // median latency of the plateau's sizes
+	Cycles    float64 `json:"cycles,omitempty"`
+	// Level is the level of the hierarchy the tier is taken to be: "L1", "L2", "L3", "DRAM"
+	// (walking the steps; see Detect), with "+TLB?" after a minor step that matches no cache.
+	Level string `json:"level"`
+	// Fits is the smallest data cache (sysfs) that holds ToBytes, "DRAM" beyond the largest,
+	// "" when sysfs describes no caches.
+	Fits string `json:"fits,omitempty"`
+}
+
+// Step is a rise in latency between two consecutive tiers.
+type Step struct {
+	// AfterBytes is the last size at the lower latency, AtBytes the first at the higher one:
+	// the capacity that ran out lies between them.
+	AfterBytes int64   `json:"after_bytes"`
+	AtBytes    int64   `json:"at_bytes"`
+	FromNS     float64 `json:"from_ns"`
+	ToNS       float64 `json:"to_ns"`
+	Ratio      float64 `json:"ratio"`
+	// Cache is the sysfs cache whose capacity lies in [AfterBytes, AtBytes) ("L1d"), ""
+	// when none does (a TLB reach, a replacement effect, or sysfs has no caches).
+	Cache      string `json:"cache,omitempty"`
+	CacheBytes int64  `json:"cache_bytes,omitempty"`
+}

@@ -1,0 +1,157 @@
+package mem
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteHeader prints what the run is about to measure and how, before the rows.
+func WriteHeader(w io.Writer, r *Result) {
+	fmt.Fprintf(w, "pmc mem: pointer chasing, %s order, one node per %d-byte line, %d timed hops per size "+
+		"(fastest of %d blocks), %d single-hop samples per size\n",
+		r.Order, r.LineBytes, r.HopsPerSize, r.Blocks, r.SamplesPerSize)
+	fmt.Fprintf(w, "clock: %s\n", describeClock(r.Clock))
+	if len(r.Caches) > 0 {
+		var cs []string
+		for _, c := range r.Caches {
+			s := c.Name() + " " + FormatSize(c.SizeBytes)
+			if c.Ways > 0 {
+				s += fmt.Sprintf(" %d-way", c.Ways)
+			}
+			cs = append(cs, s)
+		}
+		fmt.Fprintf(w, "caches (sysfs, cpu0): %s\n", strings.Join(cs, ", "))
+	} else {
+		fmt.Fprintln(w, "caches: sysfs describes none on this machine; tiers are not named")
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%10s %9s %9s %11s  %-s\n", "size", "ns/hop", "(median)", cycles(r.Clock), "one-hop samples "+sampleUnit(r))
+}
+
+func describeClock(c Clock) string {
+	var s string
+	if c.Ticks == "tsc" {
+		s = fmt.Sprintf("single hops timed with the TSC (%.3f GHz", 1/c.TickNS)
+		if c.ResolutionTicks > 1.5 {
+			s += fmt.Sprintf(", advancing in steps of %.1f ns: single hops faster than that are not resolved", c.ResolutionTicks*c.TickNS)
+		}
+		s += ")"
+	} else {
+		s = "single hops timed with the monotonic clock (ns; its own cost is the bias)"
+	}
+	switch c.Cycles {
+	case "pmu":
+		s += "; cycles counted by the hardware cycles event"
+	case "calibrated":
+		s += fmt.Sprintf("; cycles = ns x %.3f GHz core clock (calibrated, NOT counted: no hardware PMU)", c.GHz)
+	default:
+		s += "; no cycle counter or calibration: ns only"
+	}
+	return s
+}
+
+func cycles(c Clock) string {
+	if c.Cycles == "none" {
+		return ""
+	}
+	return "cycles/hop"
+}
+
+func sampleUnit(r *Result) string {
+	for _, p := range r.Points {
+		if p.Samples.Unit != "" {
+			return fmt.Sprintf("(%s, bias %g): p10 median p90", p.Samples.Unit, p.Samples.Bias)
+		}
+	}
+	return ""
+}
+
+// WriteRow prints one size's line.
+func WriteRow(w io.Writer, p Point) {
+	cyc := ""
+	if p.Cycles > 0 {
+		cyc = fmt.Sprintf("%.1f", p.Cycles)
+	}
+	fmt.Fprintf(w, "%10s %9.2f %9.2f %11s  %g %g %g", FormatSize(p.SizeBytes), p.NS, p.NSMedian, cyc,
+		p.Samples.P10, p.Samples.Median, p.Samples.P90)
+	for _, e := range p.Events {
+		if e.Status == "counted" {
+			fmt.Fprintf(w, "  %s=%.3f/hop", e.Name, e.PerHop)
+		} else {
+			fmt.Fprintf(w, "  %s=<%s>", e.Name, e.Status)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// WriteSummary prints the tiers, the steps compared with sysfs, and histograms: hist is
+// "tiers" (one size in the middle of each tier), "all" or "none".
+func WriteSummary(w io.Writer, r *Result, hist string) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "tiers (runs of sizes with about the same latency; median latency):")
+	for _, t := range r.Tiers {
+		cyc := ""
+		if t.Cycles > 0 {
+			cyc = fmt.Sprintf(" %6.1f cycles", t.Cycles)
+		}
+		fits := ""
+		if t.Fits != "" {
+			fits = "  (sysfs: fits in " + t.Fits + ")"
+		}
+		fmt.Fprintf(w, "  %-10s %10s .. %-10s %7.2f ns%s%s\n", t.Level, FormatSize(t.FromBytes), FormatSize(t.ToBytes), t.NS, cyc, fits)
+	}
+	fmt.Fprintln(w, "steps (latency rises between these sizes; sysfs capacity in that range):")
+	for _, s := range r.Steps {
+		m := "no sysfs cache size in this range: TLB reach or replacement effect"
+		if s.Ratio >= MajorStep {
+			m = "no sysfs cache size in this range: a level whose effective capacity is not what sysfs says (shared with other cores or tenants?)"
+		}
+		if s.Cache != "" {
+			m = fmt.Sprintf("%s %s: agrees", s.Cache, FormatSize(s.CacheBytes))
+		}
+		fmt.Fprintf(w, "  %10s -> %-10s x%.2f (%.2f -> %.2f ns)  %s\n", FormatSize(s.AfterBytes), FormatSize(s.AtBytes),
+			s.Ratio, s.FromNS, s.ToNS, m)
+	}
+	if len(r.Steps) == 0 {
+		fmt.Fprintln(w, "  none found")
+	}
+	show := histSizes(r, hist)
+	if len(show) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nlatency histograms (one timed hop per traversal, up to one per 256 hops; value, count, bar; bias included):\n")
+	for _, p := range r.Points {
+		if !show[p.SizeBytes] || len(p.Hist) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "  %s list: median %g %s (bias %g)\n", FormatSize(p.SizeBytes), p.Samples.Median, p.Samples.Unit, p.Samples.Bias)
+		WriteHistogram(w, p.Hist, "  ")
+	}
+}
+
+func histSizes(r *Result, mode string) map[int64]bool {
+	show := map[int64]bool{}
+	switch mode {
+	case "all":
+		for _, p := range r.Points {
+			show[p.SizeBytes] = true
+		}
+	case "tiers":
+		for _, t := range r.Tiers {
+			var in []int64
+			for _, p := range r.Points {
+				if p.SizeBytes >= t.FromBytes && p.SizeBytes <= t.ToBytes {
+					in = append(in, p.SizeBytes)
+				}
+			}
+			if len(in) > 0 {
+				show[in[len(in)/2]] = true
+			}
+		}
+	}
+	return show
+}
