@@ -54,6 +54,10 @@ var reportCases = []struct {
 	// the software events a machine without a PMU counts: 2450 ms task time in 2.5 s = 0.980
 	// CPUs, 49 switches / 2.45 s = 20/sec, 2 / 2.45 = 0.816/sec, 1225 / 2.45 = 500/sec.
 	{"interrupted", "nopmu", "interrupted.json", "--report -- ./spin", 130, true},
+	// A metric needing 3 counters on a 2-counter Cortex-A5: warned before counting, its events
+	// counted on their own (each 50% here) and the value flagged: (2000000 + 1000000) /
+	// 20000000 = 0.150 NOT together; IPC 400000000 / 500000000 = 0.800 from one group.
+	{"unschedulable", "cortex-a5", "wide-a5.json", "--metrics-file testdata/metrics/wide.json -M wide,ipc --report -- ./a.out", 0, true},
 	// --list-metrics for the ARM1176: the raw-code formulas and the rpistat group.
 	{"list-arm1176", "arm1176", "pmu.json", "--list-metrics", 0, false},
 }
@@ -102,19 +106,29 @@ func TestStatReportGolden(t *testing.T) {
 // TestPlanGolden: -M on each core plans groups that fit its counters (ARM1176 and Cortex-A5:
 // 2 + cycle counter; Cortex-A7: 4; Cortex-A57: 6; Intel assumed 4 + fixed instructions).
 func TestPlanGolden(t *testing.T) {
-	var b strings.Builder
+	type plan struct{ machine, args string }
+	var plans []plan
 	for _, m := range []string{"arm1176", "cortex-a5", "cortex-a7", "cortex-a57", "intel"} {
-		for _, ms := range []string{"ipc,l1d_miss_ratio,dtlb_mpki,branch_miss_ratio", "default,cache,branch", "rpistat"} {
-			if ms == "rpistat" && m != "arm1176" {
-				continue
-			}
-			args := []string{"stat", "--fake-machine", filepath.Join("testdata", "fake", "machine-"+m+".json"),
-				"-M", ms, "--dry-run", "--", "./x"}
+		for _, ms := range []string{"ipc,l1d_miss_ratio,dtlb_mpki,branch_miss_ratio", "default,cache,branch"} {
+			plans = append(plans, plan{m, "-M " + ms})
+		}
+	}
+	plans = append(plans, plan{"arm1176", "-M rpistat"},
+		plan{"cortex-a5", "--metrics-file testdata/metrics/wide.json -M wide,ipc"},
+		plan{"cortex-a7", "--metrics-file testdata/metrics/wide.json -M wide,ipc"},
+		plan{"cortex-a7", "-e cycles,instructions -M ipc,branch_miss_ratio"})
+	var b strings.Builder
+	for _, p := range plans {
+		{
+			m, ms := p.machine, p.args
+			args := append([]string{"stat", "--fake-machine", filepath.Join("testdata", "fake", "machine-"+m+".json")},
+				strings.Fields(ms)...)
+			args = append(args, "--dry-run", "--", "./x")
 			var stdout, stderr bytes.Buffer
 			if code := Run(args, &stdout, &stderr); code != 0 {
-				t.Fatalf("%s -M %s: exit %d: %s", m, ms, code, stderr.String())
+				t.Fatalf("%s %s: exit %d: %s", m, ms, code, stderr.String())
 			}
-			fmt.Fprintf(&b, "== %s -M %s\n", m, ms)
+			fmt.Fprintf(&b, "== %s %s\n", m, ms)
 			for _, l := range strings.Split(stderr.String(), "\n") {
 				if strings.HasPrefix(l, "metrics ") || strings.HasPrefix(l, "pmc: ") {
 					b.WriteString(l + "\n")

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestReportInterruptedLive: Ctrl-C (SIGINT to pmc) while a real workload runs ends it with
+// status 130, and the report is still written, atomically, with the counts up to the signal.
+func TestReportInterruptedLive(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "r.txt")
+	cmd := pmcCmd(t, "stat", "--report="+rep, "-e", "task-clock,context-switches,page-faults", "--", "sleep", "10")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v, want 130", err)
+	}
+	data, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatalf("no report after SIGINT: %v", err)
+	}
+	text := string(data)
+	for _, want := range []string{
+		"  Command:              sleep 10\n",
+		"  Exit status:          130 (SIGINT)\n",
+		"the command was ended by SIGINT (exit status 130): the counts cover it up to that point",
+		"  Counted by:           perf_event\n",
+		"cpus_utilized",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("report lacks %q:\n%s", want, text)
+		}
+	}
+	for _, ev := range []string{"task-clock", "context-switches", "page-faults"} {
+		found := false
+		for _, l := range strings.Split(text, "\n") {
+			if f := strings.Fields(l); len(f) > 4 && f[1] == ev && strings.HasSuffix(l, "100.00%") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("no counted %s row in the report:\n%s", ev, text)
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("temporary files left behind: %v", ents)
+	}
+}
