@@ -77,7 +77,7 @@ type Tier struct {
 	NS        float64 `json:"ns"` // median latency of the plateau's sizes
 	Cycles    float64 `json:"cycles,omitempty"`
 	// Level is the level of the hierarchy the tier is taken to be: "L1", "L2", "L3", "DRAM"
-	// (walking the steps; see Detect), with "+TLB?" after a minor step that matches no cache.
+	// (walking the steps; see Detect), with "+TLB" after a step of kind "tlb".
 	Level string `json:"level"`
 	// Fits is the smallest data cache (sysfs) that holds ToBytes, "DRAM" beyond the largest,
 	// "" when sysfs describes no caches.
@@ -97,4 +97,8 @@ type Step struct {
 	// when none does (a TLB reach, a replacement effect, or sysfs has no caches).
 	Cache      string `json:"cache,omitempty"`
 	CacheBytes int64  `json:"cache_bytes,omitempty"`
+	// Kind is "cache" (Cache matched), "level" (no match but a rise of 2x or more before the
+	// last cache: the next level, with a capacity unlike sysfs) or "tlb" (a smaller rise, or
+	// any rise past the last cache: a TLB reach or a replacement effect).
+	Kind string `json:"kind"`
 }

@@ -106,12 +106,14 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 	}
 	fmt.Fprintln(w, "steps (latency rises between these sizes; sysfs capacity in that range):")
 	for _, s := range r.Steps {
-		m := "no sysfs cache size in this range: TLB reach or replacement effect"
-		if s.Ratio >= MajorStep {
-			m = "no sysfs cache size in this range: a level whose effective capacity is not what sysfs says (shared with other cores or tenants?)"
-		}
-		if s.Cache != "" {
+		var m string
+		switch s.Kind {
+		case StepCache:
 			m = fmt.Sprintf("%s %s: agrees", s.Cache, FormatSize(s.CacheBytes))
+		case StepLevel:
+			m = "no sysfs cache size in this range: the next level, its effective capacity unlike sysfs (shared with other cores or tenants?)"
+		default:
+			m = "no sysfs cache size in this range: TLB reach (page walks) or a replacement effect"
 		}
 		fmt.Fprintf(w, "  %10s -> %-10s x%.2f (%.2f -> %.2f ns)  %s\n", FormatSize(s.AfterBytes), FormatSize(s.AtBytes),
 			s.Ratio, s.FromNS, s.ToNS, m)

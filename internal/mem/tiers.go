@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 )
 
 // StepPerOctave is the rise in latency per doubling of the working set that counts as a step.
@@ -82,10 +83,18 @@ func Detect(points []Point, caches []Cache) ([]Tier, []Step) {
 // e.g. an L3 shared with other tenants of the host) rather than a TLB-reach step.
 const MajorStep = 2.0
 
-// nameLevels labels the tiers L1, L2, ... DRAM by walking the steps: a step matched to a
-// cache, or a major unmatched one, moves to the next level; after the last data cache comes
-// DRAM. A minor unmatched step keeps the level and marks the tier "+TLB?" (a TLB reach or a
-// replacement effect). Without sysfs caches the levels are numbered by major steps only.
+// Kinds of step.
+const (
+	StepCache = "cache" // a sysfs cache's capacity lies in the step's range
+	StepLevel = "level" // no cache matches but the rise is major: the next level, capacity unlike sysfs
+	StepTLB   = "tlb"   // a minor unmatched rise, or any rise past the last cache: TLB reach or replacement
+)
+
+// nameLevels sets each step's kind and labels the tiers L1, L2, ... DRAM by walking the
+// steps: a step matched to a cache, or a major unmatched one, moves to the next level; after
+// the last data cache comes DRAM. Any other step keeps the level and adds "+TLB" (a TLB
+// reach: past it every hop also walks the page table, as in the seed's Main TLB tier).
+// Without sysfs caches the levels are numbered T1, T2... by major steps.
 func nameLevels(tiers []Tier, steps []Step, data []Cache) {
 	level := 0 // index into data; len(data) means DRAM
 	name := func(l int) string {
@@ -100,20 +109,25 @@ func nameLevels(tiers []Tier, steps []Step, data []Cache) {
 	if len(tiers) > 0 {
 		tiers[0].Level = name(0)
 	}
-	for i, s := range steps {
+	past := func() bool { return len(data) > 0 && level >= len(data) }
+	for i := range steps {
+		s := &steps[i]
 		switch {
 		case s.Cache != "":
+			s.Kind = StepCache
 			for k, c := range data {
 				if c.Name() == s.Cache && c.SizeBytes == s.CacheBytes {
 					level = k + 1
 				}
 			}
 			tiers[i+1].Level = name(level)
-		case s.Ratio >= MajorStep:
+		case s.Ratio >= MajorStep && !past():
+			s.Kind = StepLevel
 			level++
 			tiers[i+1].Level = name(level)
 		default:
-			tiers[i+1].Level = name(level) + "+TLB?"
+			s.Kind = StepTLB
+			tiers[i+1].Level = strings.TrimSuffix(tiers[i].Level, "+TLB") + "+TLB"
 		}
 	}
 }
