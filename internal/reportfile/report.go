@@ -186,7 +186,8 @@ func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, not
 			}
 			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(s), why))
 		}
-		fmt.Fprintf(b, "  %5d  %-*s  %20s  %20s  %8s\n", s.Group, width, eventLabel(s), raw, scaled, running)
+		line := fmt.Sprintf("  %5d  %-*s  %20s  %20s  %8s", s.Group, width, eventLabel(s), raw, scaled, running)
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	var named []string
 	for _, s := range res.Summary {

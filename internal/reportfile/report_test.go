@@ -1,0 +1,183 @@
+package reportfile
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/metrics"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+func TestGroup(t *testing.T) {
+	for in, want := range map[string]string{
+		"0": "0", "999": "999", "1000": "1,000", "123456": "123,456", "1234567": "1,234,567",
+		"-1234567.891": "-1,234,567.891", "12.500": "12.500", "11759598288": "11,759,598,288",
+	} {
+		if got := group(in); got != want {
+			t.Errorf("group(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func testMachine() Machine {
+	return Machine{Host: "h", Kernel: "Linux 6.1 x86_64", Date: time.Date(2026, 11, 21, 6, 0, 0, 0, time.UTC),
+		Processors: 2, CPU: "test cpu", PMU: "cpu"}
+}
+
+// TestWriteModes: what the header and notes say for attach and system modes, repeats,
+// --no-scale, per-CPU rows, an event refused without a reason, a workload that failed.
+func TestWriteModes(t *testing.T) {
+	res := &stat.Result{Mode: "system", CPUs: []int{0, 2}, Scaled: false, Backend: "perf_event", ExitStatus: 0,
+		Runs: []stat.Run{{}, {}},
+		Summary: []stat.Summary{
+			{Event: "cycles", CPU: 0, Status: stat.Counted, Mean: 1500, RawMean: 1500, Enabled: 10, Running: 10},
+			{Event: "cycles", CPU: 2, Status: stat.Counted, Mean: 2500, RawMean: 2500, Enabled: 10, Running: 5},
+			{Event: "r1234", Group: 1, CPU: -1, Status: stat.NotSupported},
+		},
+		Metrics: []stat.Metric{{Name: "mystery", Value: 1234.5678, CPU: 2, Valid: true, Together: true}},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Report{Machine: testMachine(), Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"  Command:              system wide, CPUs 0,2\n",
+		"  Runs:                 2 (counts, times and metrics are means over the runs)\n",
+		"  Scaling:              off (--no-scale): scaled counts equal raw counts\n",
+		"      0  cycles (CPU0)                 1,500                 1,500   100.00%\n",
+		"      0  cycles (CPU2)                 2,500                 2,500    50.00%\n",
+		"      1  r1234               <not supported>\n",
+		"  Other\n    mystery (CPU2)                  1,234.568  -                  together\n",
+		"  1. r1234 is not supported: the kernel refused it\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "User time") {
+		t.Errorf("system mode has no workload rusage:\n%s", out)
+	}
+
+	res = &stat.Result{Mode: "attach", PIDs: []int{12, 34}, Scaled: true, ExitStatus: 3, Runs: []stat.Run{{}}}
+	b.Reset()
+	if err := Write(&b, Report{Machine: Machine{}, Result: res}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  Command:              process id 12,34\n", "  Host:                 unknown\n",
+		"none: no metric's events were counted", "  1. the command exited with status 3\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("missing %q in:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestSections: a metric goes to the first report section among its groups; a user group
+// gets a section named after it, in order of appearance after the built-in ones.
+func TestSections(t *testing.T) {
+	set, err := metrics.Builtin(metrics.ArchGeneric).Merge(metrics.Def{Name: "mine", Expr: "instructions", Group: "default,zzz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"ipc": "Instructions and cycles", "ghz": "Instructions and cycles", "branch_miss_ratio": "Branches",
+		"cpus_utilized": "Software events", "dtlb_mpki": "TLB", "frontend_stall_pct": "Stalls",
+		"l1d_miss_ratio": "Caches", "mine": "Group zzz", "unknown": "Other",
+	} {
+		if got := sectionOf(set, name); got != want {
+			t.Errorf("%s: section %q, want %q", name, got, want)
+		}
+	}
+}
+
+// TestMetricOnlyCSVRoundTrip: names, units and warnings with separators, quotes and line
+// breaks read back unchanged with encoding/csv; an undefined value is an empty field.
+func TestMetricOnlyCSVRoundTrip(t *testing.T) {
+	res := &stat.Result{Metrics: []stat.Metric{
+		{Name: `a,b"c`, Unit: "x\ny", Value: 0.1, CPU: -1, Valid: true, Together: true},
+		{Name: "u", Unit: "%", CPU: 3, Warning: "undefined: division by zero; x; y"},
+	}}
+	for _, sep := range []rune{',', ';', '\t'} {
+		var b bytes.Buffer
+		if err := MetricOnlyCSV(&b, res, sep, true); err != nil {
+			t.Fatal(err)
+		}
+		r := csv.NewReader(&b)
+		r.Comma = sep
+		recs, err := r.ReadAll()
+		if err != nil {
+			t.Fatalf("sep %q: %v\n%s", sep, err, b.String())
+		}
+		want := [][]string{metricColumns,
+			{"0.1", "x\ny", `a,b"c`, "-1", "true", "true", ""},
+			{"", "%", "u", "3", "false", "false", "undefined: division by zero; x; y"}}
+		if !reflect.DeepEqual(recs, want) {
+			t.Errorf("sep %q: got %q", sep, recs)
+		}
+	}
+	var b bytes.Buffer
+	if err := MetricOnlyCSV(&b, res, '"', false); err == nil {
+		t.Error("a quote as separator must be an error")
+	}
+}
+
+func TestMetricOnlyJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := MetricOnlyJSON(&b, &stat.Result{Mode: "launch", Command: []string{"x"}}); err != nil {
+		t.Fatal(err)
+	}
+	var doc MetricsDoc
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != MetricsSchema || doc.Metrics == nil || len(doc.Metrics) != 0 || !strings.Contains(b.String(), `"metrics": []`) {
+		t.Errorf("empty metrics must be an empty list with the schema:\n%s", b.String())
+	}
+}
+
+func TestMetricOnlyTextNotes(t *testing.T) {
+	m := stat.Metric{Name: "ipc", Unit: "insn per cycle", Value: 3, CPU: -1, Valid: true,
+		Warning: "implausible: 3.00 instructions per cycle on a core that issues at most 2; not measured together: instructions ran 50.00% (group 1), cycles ran 100.00% (group 0)"}
+	want := []string{"not measured together", "implausible: 3.00 instructions per cycle on a core that issues at most 2"}
+	if got := notes(m); !reflect.DeepEqual(got, want) {
+		t.Errorf("notes = %q, want %q", got, want)
+	}
+	var b bytes.Buffer
+	MetricOnlyText(&b, &stat.Result{Command: []string{"a"}, Metrics: []stat.Metric{m}, Runs: []stat.Run{{}, {}, {}}})
+	if !strings.Contains(b.String(), "'a' (3 runs)") || !strings.Contains(b.String(), "3.000  insn per cycle   ipc") {
+		t.Errorf("unexpected text:\n%s", b.String())
+	}
+}
+
+// FuzzWriters: no panic for any name, value or warning; CSV always reads back.
+func FuzzWriters(f *testing.F) {
+	f.Add("ipc", "insn per cycle", 1.25, "", true)
+	f.Add("a,b\"\n", "%", math.Inf(1), "x; ; not measured together", false)
+	f.Add("", "", math.NaN(), "\x00", true)
+	f.Fuzz(func(t *testing.T, name, unit string, v float64, warning string, ok bool) {
+		res := &stat.Result{Command: []string{name}, Summary: []stat.Summary{{Event: name, Status: stat.Counted, Mean: v, RawMean: v}},
+			Metrics: []stat.Metric{{Name: name, Unit: unit, Value: v, Valid: ok, Warning: warning, CPU: -1}}}
+		var b bytes.Buffer
+		if err := Write(&b, Report{Result: res}); err != nil {
+			t.Fatal(err)
+		}
+		MetricOnlyText(&b, res)
+		b.Reset()
+		if err := MetricOnlyCSV(&b, res, ',', true); err != nil {
+			return // invalid UTF-8 and the like are errors, not panics
+		}
+		if _, err := csv.NewReader(&b).ReadAll(); err != nil {
+			t.Fatalf("csv does not read back: %v\n%q", err, b.String())
+		}
+		b.Reset()
+		if err := MetricOnlyJSON(&b, res); err != nil && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			t.Fatal(err)
+		}
+	})
+}
