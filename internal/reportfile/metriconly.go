@@ -39,8 +39,21 @@ func notes(m stat.Metric) []string {
 func title(res *stat.Result) string {
 	var t string
 	switch res.Mode {
-	case "attach", "system":
-		t = target(res)
+	case "attach":
+		pids := make([]string, len(res.PIDs))
+		for i, p := range res.PIDs {
+			pids[i] = strconv.Itoa(p)
+		}
+		t = "process id '" + strings.Join(pids, ",") + "'"
+	case "system":
+		t = "'system wide'"
+		if len(res.CPUs) > 0 {
+			cpus := make([]string, len(res.CPUs))
+			for i, c := range res.CPUs {
+				cpus[i] = strconv.Itoa(c)
+			}
+			t = "'CPU(s) " + strings.Join(cpus, ",") + "'"
+		}
 	default:
 		t = "'" + strings.Join(res.Command, " ") + "'"
 	}
@@ -57,7 +70,7 @@ func MetricOnlyText(w io.Writer, res *stat.Result) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\n %s:\n\n", title(res))
 	if len(res.Metrics) == 0 {
-		b.WriteString("   no metrics: none of their events was counted\n")
+		b.WriteString("   no metrics: none applies to the events counted\n")
 	}
 	for _, m := range res.Metrics {
 		name := m.Name

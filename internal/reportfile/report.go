@@ -245,7 +245,7 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 	b.WriteString("  NOT together = operands were counted at different times: the value mixes different spans\n")
 	ms := r.Result.Metrics
 	if len(ms) == 0 {
-		b.WriteString("\n  none: no metric's events were counted\n")
+		b.WriteString("\n  none: no metric applies to the events counted\n")
 		return
 	}
 	byTitle := map[string][]stat.Metric{}

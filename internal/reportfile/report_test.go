@@ -71,7 +71,7 @@ func TestWriteModes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"  Command:              process id 12,34\n", "  Host:                 unknown\n",
-		"none: no metric's events were counted", "  1. the command exited with status 3\n"} {
+		"none: no metric applies to the events counted", "  1. the command exited with status 3\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("missing %q in:\n%s", want, b.String())
 		}
