@@ -219,7 +219,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		if err := out.final(res); err != nil {
 			return &exitError{code: 1, err: err}
 		}
-		if err := writeReport(f.metric.report, res, plan, facts); err != nil {
+		if err := writeReport(f.metric.report, f.metric.file, res, plan, facts); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)

@@ -88,15 +88,15 @@ func writeMetricOnly(w io.Writer, f *statFlags, res *stat.Result) error {
 	return reportfile.MetricOnlyText(w, res)
 }
 
-// writeReport writes the --report file atomically, from whatever the run measured (an
+// writeReport writes the --report file (path) atomically (file is --metrics-file), from whatever the run measured (an
 // interrupted workload still has its counts up to the signal).
-func writeReport(path string, res *stat.Result, p *metricPlan, h *hostFacts) error {
+func writeReport(path, file string, res *stat.Result, p *metricPlan, h *hostFacts) error {
 	if path == "" {
 		return nil
 	}
 	var b bytes.Buffer
 	err := reportfile.Write(&b, reportfile.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
-		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res)})
+		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res), Tip: togetherTip(res, p, file)})
 	if err != nil {
 		return err
 	}
@@ -131,4 +131,32 @@ func (h *hostFacts) rawEventNames(res *stat.Result) map[string]string {
 		}
 	}
 	return out
+}
+
+// togetherTip suggests -M for metrics computed from operands measured apart: pmc then plans
+// groups in which numerator and denominator are counted at the same time. Metrics the planner
+// already placed (and could not fit) get no tip.
+func togetherTip(res *stat.Result, p *metricPlan, file string) string {
+	var apart []string
+	for _, m := range res.Metrics {
+		if p.planned != "" && contains(p.names, m.Name) {
+			continue
+		}
+		if m.Valid && !m.Together && !contains(apart, m.Name) {
+			apart = append(apart, m.Name)
+		}
+	}
+	if len(apart) == 0 {
+		return ""
+	}
+	cmd := strings.Join(res.Command, " ")
+	if cmd == "" {
+		cmd = "COMMAND"
+	}
+	opt := ""
+	if file != "" {
+		opt = "--metrics-file " + file + " "
+	}
+	return fmt.Sprintf("let pmc group the operands so they are counted together: pmc stat %s-M %s -- %s",
+		opt, strings.Join(apart, ","), cmd)
 }

@@ -34,6 +34,9 @@ type Report struct {
 	Notes []string
 	// Events names events the table lists by number: "r07" -> "EXEC_INSTR: ...".
 	Events map[string]string
+	// Tip ends the notes: what to do about them, e.g. the command that measures the operands
+	// together. Empty: none.
+	Tip string
 }
 
 // sections order the metric groups of the report; a metric goes to the first one it is in.
@@ -99,6 +102,9 @@ func Write(w io.Writer, r Report) error {
 	}
 	for i, n := range notes.lines {
 		fmt.Fprintf(&b, "  %d. %s\n", i+1, n)
+	}
+	if r.Tip != "" && len(notes.lines) > 0 {
+		fmt.Fprintf(&b, "\n  Tip: %s\n", r.Tip)
 	}
 	_, err := w.Write(b.Bytes())
 	return err
