@@ -71,7 +71,7 @@ func newMetricPlan(m *metricFlags, h *hostFacts) (*metricPlan, error) {
 	p.machine, p.assumed = h.machine()
 	names, err := set.Select(append(append([]string{}, m.metrics...), m.groups...)...)
 	if err != nil {
-		return nil, fmt.Errorf("-M: %w", err)
+		return nil, fmt.Errorf("-M/--metric-group: %w", err)
 	}
 	p.names = names
 	if d, err := set.Select(metrics.GroupDefault); err == nil {

@@ -55,6 +55,14 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts) (st
 			return "", err
 		}
 	}
+	// A misspelt event in a metric is reported in the metric, not in the planned -e list.
+	err := p.set.CheckEvents(p.names, func(ev string) error {
+		_, err := resolveEvents(ev, mode, !f.noInherit)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("-M: %w", err)
+	}
 	spec, err := p.events(userSpec, user)
 	if err != nil {
 		return "", err

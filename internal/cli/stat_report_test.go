@@ -197,7 +197,9 @@ func TestReportDefaultFile(t *testing.T) {
 // TestMetricFlagErrors: bad metric input is one line naming the fix, exit 1, no panic.
 func TestMetricFlagErrors(t *testing.T) {
 	for _, c := range []struct{ args, want string }{
-		{"-M nosuch -- ./x", `-M: metrics: no metric or metric group "nosuch"`},
+		{"-M nosuch -- ./x", `-M/--metric-group: metrics: no metric or metric group "nosuch"`},
+		{"--metric-group nosuch -- ./x", `-M/--metric-group: metrics: no metric or metric group "nosuch"`},
+		{"--metrics-file testdata/metrics/typo.json -M typo -- ./x", `-M: metrics: typo: at 11: event instructons: unknown event "instructons" (did you mean: instructions?)`},
 		{"--metrics-file testdata/metrics/bad.json -M oops -- ./x", "--metrics-file testdata/metrics/bad.json: metrics: oops: at 25: expected ')'"},
 		{"--metrics-file testdata/metrics/missing.json -M ipc -- ./x", "--metrics-file: open testdata/metrics/missing.json"},
 		{"--metric-only -I 100 -- ./x", "--metric-only cannot be combined with -I"},
