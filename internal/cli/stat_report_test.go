@@ -28,6 +28,12 @@ var reportCases = []struct {
 	// 134550816/1241209.26 = 108.403 PTI, mispredict ratio 1474254/134550816 = 1.096%. Unlike
 	// rpistat, every PTI rate has its instructions in its own group: all "together".
 	{"rpistat", "arm1176", "rpistat.json", "--report -- ./naive", 0, true},
+	// The default report set on a Cortex-A57 (6 counters): the default, cache and branch
+	// metrics planned into two groups that each ran 50% (scaled = 2 * raw), software events
+	// 100%. IPC 4e9/3e9 = 1.333; L1D 2e7/1e9 = 2%, 2e7/4e6 = 5 PTI; L1I 2e6/4e6 = 0.5 PTI; LLC
+	// 2e6/1e7 = 20%, 0.5 PTI; cache 4e6/4e7 = 10%; branches 5e6/5e8 = 1%, 1.25 and 125 PTI;
+	// 3e9 cycles / 2e9 ns task-clock = 1.5 GHz, flagged: cycles ran 50%, task-clock 100%.
+	{"a57-default", "cortex-a57", "a57-default.json", "--report -- ./matmul", 0, true},
 	// Operands multiplexed apart: instructions ran 50% (scaled 800000000), cycles 100%
 	// (600000000): IPC 1.33 NOT together; branch-misses 150000000 at 20% over branches
 	// 200000000 at 25%: 75% NOT together. L1-dcache-loads never ran, LLC-loads unsupported.
