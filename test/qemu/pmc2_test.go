@@ -9,20 +9,43 @@ import (
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
+// rawEvent is an event that must count exactly what a generic event counts.
+type rawEvent struct {
+	ev   string
+	same int // index of the generic event in loop-1000000: 0 instructions:u, 1 cycles:u
+}
+
+// rawSets splits the raw/sysfs events of g into sets that fit its general counters.
+func rawSets(g Guest) [][]rawEvent {
+	p := g.PMU
+	all := []rawEvent{{"r08:u", 0}, {"r11:u", 1}, {p + "/inst_retired/u", 0}, {p + "/cpu_cycles/u", 1}}
+	if g.Name == "armv7" {
+		// 0xff is the ARMv7 driver's code for the dedicated cycle counter.
+		all = append(all, rawEvent{"rff:u", 1})
+	}
+	var sets [][]rawEvent
+	for len(all) > 0 {
+		k := min(len(all), g.Counters)
+		sets = append(sets, all[:k])
+		all = all[k:]
+	}
+	return sets
+}
+
 // TestPMCRaw: raw codes and the PMU's sysfs event names count exactly what the generic
-// events count (on armv7 the generic names must resolve to the ARMv7 codes).
+// events count (so on armv7 the generic names resolve to the ARMv7 codes).
 func TestPMCRaw(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
-			cs := counts(t, g, "raw", 5)
 			gen := counts(t, g, "loop-1000000", 2)
-			for _, c := range cs {
-				t.Logf("%s %-28s raw=%d running=%d/%d encoding=%+v", g.Name, c.Event, c.Raw, c.Running, c.Enabled, c.Encoding)
-			}
-			// r08, inst_retired, instructions vs generic instructions:u; r11, cpu_cycles vs cycles:u.
-			for i, want := range []uint64{gen[0].Raw, gen[1].Raw, gen[0].Raw, gen[1].Raw, gen[0].Raw} {
-				if cs[i].Raw != want {
-					t.Errorf("%s %s = %d, want %d (the generic event's exact count)", g.Name, cs[i].Event, cs[i].Raw, want)
+			for i, set := range rawSets(g) {
+				cs := counts(t, g, fmt.Sprintf("raw-%d", i), len(set))
+				for k, c := range cs {
+					want := gen[set[k].same]
+					t.Logf("%s %-28s raw=%d running=%d/%d encoding=%+v", g.Name, c.Event, c.Raw, c.Running, c.Enabled, c.Encoding)
+					if c.Raw != want.Raw {
+						t.Errorf("%s %s = %d, want %d (%s)", g.Name, c.Event, c.Raw, want.Raw, want.Event)
+					}
 				}
 			}
 			t.Run("resolved-name", func(t *testing.T) {
@@ -36,37 +59,41 @@ func TestPMCRaw(t *testing.T) {
 }
 
 // TestPMCMultiplex: more events than counters rotate; each runs part of the time and the
-// scaled estimates stay within 0.5% of the exact count. An event whose time_enabled the
-// kernel reported short is left to TestPMCMultiplexEnabled.
+// scaled estimates stay within 0.5% of the exact count, by default (counters inherited by
+// children) and with --no-inherit.
+//
+// Measured with the default: the kernel reports a time_enabled short by whole rotation
+// intervals (k x 4 ms) for some of the events, so their estimates are low by 2-10%
+// (armv7) and ~2.5% (arm64); with --no-inherit every event has the same time_enabled and all
+// estimates are within 0.05%. The failure message names the shortfall.
 func TestPMCMultiplex(t *testing.T) {
 	for _, g := range Guests {
-		t.Run(g.Name, func(t *testing.T) {
-			exact := float64(counts(t, g, "mux-base", 1)[0].Raw)
-			if exact < 2*muxN {
-				t.Fatalf("%s: base count %v below 2N = %d", g.Name, exact, 2*muxN)
-			}
-			cs := counts(t, g, "mux", 8)
-			maxEn := maxEnabled(cs)
-			worst := 0.0
-			for _, c := range cs {
-				pct := c.RunningPct()
-				errPct := 100 * (c.Scaled - exact) / exact
-				full := float64(c.Enabled) >= 0.9999*float64(maxEn)
-				t.Logf("%s %s raw=%d scaled=%.0f exact=%.0f error=%+.3f%% running=%.2f%% enabled=%d (max %d)",
-					g.Name, c.Event, c.Raw, c.Scaled, exact, errPct, pct, c.Enabled, maxEn)
-				if pct >= 100 || pct <= 0 {
-					t.Errorf("%s: %s ran %.1f%% of the time; 8 events on %d counters must multiplex", g.Name, c.Event, pct, g.Counters)
+		for _, name := range []string{"mux", "mux-noinherit"} {
+			t.Run(g.Name+"/"+name, func(t *testing.T) {
+				exact := float64(counts(t, g, "mux-base", 1)[0].Raw)
+				if exact < 2*muxN {
+					t.Fatalf("%s: base count %v below 2N = %d", g.Name, exact, 2*muxN)
 				}
-				if !full {
-					continue
+				cs := counts(t, g, name, 8)
+				maxEn := maxEnabled(cs)
+				worst := 0.0
+				for _, c := range cs {
+					pct := c.RunningPct()
+					errPct := 100 * (c.Scaled - exact) / exact
+					worst = math.Max(worst, math.Abs(errPct))
+					t.Logf("%s %s raw=%d scaled=%.0f exact=%.0f error=%+.3f%% running=%.2f%% enabled=%d",
+						g.Name, c.Event, c.Raw, c.Scaled, exact, errPct, pct, c.Enabled)
+					if pct >= 100 || pct <= 0 {
+						t.Errorf("%s: %s ran %.1f%% of the time; 8 events on %d counters must multiplex", g.Name, c.Event, pct, g.Counters)
+					}
+					if math.Abs(errPct) > 0.5 {
+						t.Errorf("%s %s: %s scaled %.0f is %+.3f%% off the exact %.0f (want within 0.5%%); its time_enabled is %d ns (%.2f%%) below the other events'",
+							g.Name, name, c.Event, c.Scaled, errPct, exact, maxEn-c.Enabled, 100*float64(maxEn-c.Enabled)/float64(maxEn))
+					}
 				}
-				worst = math.Max(worst, math.Abs(errPct))
-				if math.Abs(errPct) > 0.5 {
-					t.Errorf("%s: %s scaled %.0f is %.3f%% off the exact %.0f (want within 0.5%%)", g.Name, c.Event, c.Scaled, errPct, exact)
-				}
-			}
-			t.Logf("%s: worst multiplexing error %.3f%% (events with full time_enabled)", g.Name, worst)
-		})
+				t.Logf("%s %s: worst multiplexing error %.3f%%", g.Name, name, worst)
+			})
+		}
 	}
 }
 
@@ -76,26 +103,6 @@ func maxEnabled(cs []stat.Count) uint64 {
 		m = max(m, c.Enabled)
 	}
 	return m
-}
-
-// TestPMCMultiplexEnabled: events opened together on one task and enabled together at its
-// exec have been enabled for the same time. The kernel (6.1 here) can report a shorter
-// time_enabled for an event that was rotated out when the task exited; scaling by it
-// underestimates that event (measured: -0.8% to -1.5% for one of 8 events). pmc should
-// correct this or the estimate is off by more than the 0.5% the other events achieve.
-func TestPMCMultiplexEnabled(t *testing.T) {
-	for _, g := range Guests {
-		t.Run(g.Name, func(t *testing.T) {
-			cs := counts(t, g, "mux", 8)
-			maxEn := maxEnabled(cs)
-			for _, c := range cs {
-				if short := maxEn - c.Enabled; float64(short) > 1e-4*float64(maxEn) {
-					t.Errorf("%s: %s time_enabled %d is %d ns (%.2f%%) below the other events' %d: the scaled value %.0f inherits that error",
-						g.Name, c.Event, c.Enabled, short, 100*float64(short)/float64(maxEn), maxEn, c.Scaled)
-				}
-			}
-		})
-	}
 }
 
 // TestPMCGroups: a group that cannot fit is reported as not counted (or a clear error),

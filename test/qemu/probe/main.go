@@ -6,7 +6,7 @@
 // count(N) - count(0) == body * N, where body is the loop's instructions per iteration (2 on
 // arm64 and armv7, see spin_*.s).
 //
-// Usage: probe [-k] [-s] [-e TYPE:CONFIG,...] N...
+// Usage: probe [-k] [-s [-i]] [-e TYPE:CONFIG,...] N...
 //
 // The events (default 0:1,0:0: generic instructions and cycles, user space only) are opened as
 // one group on the calling thread; for each N the group is reset, then an assembly routine
@@ -44,14 +44,15 @@ func main() {
 	evs := flag.String("e", "0:1,0:0", "events as TYPE:CONFIG (hex with 0x), comma separated")
 	kernel := flag.Bool("k", false, "count kernel mode too")
 	sep := flag.Bool("s", false, "open the events separately (not as a group), so that more events than counters multiplex")
+	inherit := flag.Bool("i", false, "set inherit (with -s): threads the Go runtime starts later are counted too")
 	flag.Parse()
-	if err := run(*evs, *kernel, *sep, flag.Args()); err != nil {
+	if err := run(*evs, *kernel, *sep, *inherit, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "probe: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(evs string, kernel, separate bool, args []string) error {
+func run(evs string, kernel, separate, inherit bool, args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("usage: probe [-e TYPE:CONFIG,...] N...")
 	}
@@ -78,6 +79,9 @@ func run(evs string, kernel, separate bool, args []string) error {
 		}
 		if !kernel {
 			attr.Bits |= unix.PerfBitExcludeKernel
+		}
+		if inherit {
+			attr.Bits |= unix.PerfBitInherit
 		}
 		group := -1
 		if separate {
