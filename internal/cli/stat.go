@@ -171,14 +171,15 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err := f.metric.check(f); err != nil {
 		return usageErr(err)
 	}
-	spec, err := chooseEvents(f, req.Mode, plan, facts)
+	host := hostFor(f)
+	spec, err := chooseEvents(f, req.Mode, plan, facts, host)
 	if err != nil {
 		return usageErr(err)
 	}
 	for _, w := range plan.warnings {
 		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 	}
-	evs, err := resolveEvents(spec, req.Mode, !f.noInherit)
+	evs, err := host.resolve(spec, req.Mode, !f.noInherit)
 	if err != nil {
 		return usageErr(err)
 	}

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"testing/fstest"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/events"
@@ -24,23 +26,56 @@ func discover() *pmu.System {
 	return sys
 }
 
-// defaultEvents is perf stat's default list for this machine.
-func defaultEvents() string { return events.DefaultEventsFor(discover()) }
+// eventHost is what event resolution knows of a machine: its PMUs, its sysfs (tracepoint
+// ids) and its CPU's event table. The real one reads this machine; the fake backend uses an
+// empty one, so that fake-backend output is the same on every host.
+type eventHost struct {
+	sys     *pmu.System
+	sysFS   fs.FS
+	machine *machine // nil: no CPU table
+}
 
-// resolveEvents parses and resolves an event list for mode into the session's events.
-// Event names from this CPU's table (e.g. L1D_CACHE_REFILL) are accepted, and every generic
-// hardware name is labelled with the raw event it becomes on this CPU.
+// realHost is this machine.
+func realHost() *eventHost {
+	m, _ := loadMachine("")
+	return &eventHost{sys: discover(), sysFS: sysfs, machine: m}
+}
+
+// emptyHost knows only the kernel's fixed event types (software, hardware, cache, raw).
+func emptyHost() *eventHost {
+	return &eventHost{sys: &pmu.System{PMUs: map[string]*pmu.PMU{}}, sysFS: fstest.MapFS{}}
+}
+
+// hostFor picks the host a `pmc stat` invocation resolves against.
+func hostFor(f *statFlags) *eventHost {
+	if f.fake != "" {
+		return emptyHost()
+	}
+	return realHost()
+}
+
+// defaultEvents is perf stat's default list for this host.
+func (h *eventHost) defaultEvents() string { return events.DefaultEventsFor(h.sys) }
+
+// resolveEvents resolves spec on this machine (see eventHost.resolve).
 func resolveEvents(spec string, mode stat.Mode, inherit bool) ([]stat.Event, error) {
+	return realHost().resolve(spec, mode, inherit)
+}
+
+// resolve parses and resolves an event list for mode into the session's events. Event names
+// from the CPU's table (e.g. L1D_CACHE_REFILL) are accepted, and every generic hardware name
+// is labelled with the raw event it becomes on this CPU.
+func (h *eventHost) resolve(spec string, mode stat.Mode, inherit bool) ([]stat.Event, error) {
 	specs, err := events.Parse(spec)
 	if err != nil {
 		return nil, err
 	}
-	m, _ := loadMachine("")
+	m := h.machine
 	opts := events.Options{NoInherit: !inherit, EnableOnExec: mode == stat.Launch}
 	if m != nil && m.countable {
 		opts.Tables = catalog.NewResolver(m.table)
 	}
-	groups, err := events.Resolve(specs, discover(), sysfs, opts)
+	groups, err := events.Resolve(specs, h.sys, h.sysFS, opts)
 	if err != nil {
 		return nil, err
 	}

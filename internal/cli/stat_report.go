@@ -41,11 +41,11 @@ func listMetrics(w io.Writer, p *metricPlan, h *hostFacts) error {
 // chooseEvents decides what to count: the user's -e plus the groups of requested metrics
 // whose operands -e lacks; the metrics' plan alone without -e; a default set per CPU family
 // for --report without either; perf's default list otherwise.
-func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts) (string, error) {
+func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts, eh *eventHost) (string, error) {
 	userSpec := strings.Join(f.events, ",")
 	var user []stat.Event
 	if userSpec != "" {
-		evs, err := resolveEvents(userSpec, mode, !f.noInherit)
+		evs, err := eh.resolve(userSpec, mode, !f.noInherit)
 		if err != nil {
 			return "", err
 		}
@@ -57,7 +57,7 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts) (st
 	}
 	// A misspelt event in a metric is reported in the metric, not in the planned -e list.
 	err := p.set.CheckEvents(p.names, func(ev string) error {
-		_, err := resolveEvents(ev, mode, !f.noInherit)
+		_, err := eh.resolve(ev, mode, !f.noInherit)
 		return err
 	})
 	if err != nil {
@@ -68,7 +68,7 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts) (st
 		return "", err
 	}
 	if spec == "" {
-		spec = defaultEvents()
+		spec = eh.defaultEvents()
 	}
 	return spec, nil
 }
