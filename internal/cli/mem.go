@@ -19,6 +19,7 @@ type memFlags struct {
 	steps      int
 	hops       int
 	blocks     int
+	passes     int
 	samples    int
 	order      string
 	events     []string
@@ -49,6 +50,7 @@ Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md).`
 	fl.IntVar(&f.steps, "steps-per-octave", d.StepsPerOctave, "sizes per doubling (2: sqrt(2) apart)")
 	fl.IntVar(&f.hops, "hops", d.Hops, "timed hops per size (bounds the run time)")
 	fl.IntVar(&f.blocks, "blocks", d.Blocks, "split the timed hops into this many blocks and keep the fastest")
+	fl.IntVar(&f.passes, "passes", d.Passes, "sweep all sizes this many times, sharing out the blocks (robust to busy moments)")
 	fl.IntVar(&f.samples, "samples", d.Samples, "single-hop latency samples per size")
 	fl.StringVar(&f.order, "order", string(d.Order), "random (defeats prefetchers) or sequential")
 	fl.StringArrayVarP(&f.events, "event", "e", nil, "also count these events per size (per hop), e.g. -e L1-dcache-load-misses,dTLB-load-misses")
@@ -88,7 +90,7 @@ func (f *memFlags) config() (mem.Config, error) {
 	default:
 		return c, fmt.Errorf("--histograms %q: want tiers, all or none", f.histograms)
 	}
-	c.StepsPerOctave, c.Hops, c.Blocks, c.Samples = f.steps, f.hops, f.blocks, f.samples
+	c.StepsPerOctave, c.Hops, c.Blocks, c.Passes, c.Samples = f.steps, f.hops, f.blocks, f.passes, f.samples
 	for _, spec := range f.events {
 		evs, err := resolveEvents(spec, stat.Attach, false)
 		if err != nil {

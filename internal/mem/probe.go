@@ -15,9 +15,12 @@ type Config struct {
 	StepsPerOctave int   // sizes per doubling: 1, 2 (sqrt 2 apart), 4...
 	Hops           int   // timed hops per size
 	Blocks         int   // the timed hops are split into this many blocks; the fastest counts
-	Samples        int   // single-hop samples per size
-	Order          Order
-	Events         []EventSpec // counted per size on the probing thread; may be empty
+	// Passes sweeps all sizes this many times, each pass timing Blocks/Passes blocks of every
+	// size, so that a busy moment of the machine hits one pass of a size, not all its blocks.
+	Passes  int
+	Samples int // single-hop samples per size
+	Order   Order
+	Events  []EventSpec // counted per size on the probing thread; may be empty
 	// Start, when set, is called once the clock is calibrated, before the first size.
 	Start func(*Result)
 	// Progress, when set, is called after each size with its point.
@@ -32,7 +35,7 @@ const (
 
 // Default is the configuration of a plain `pmc mem`: 4 KiB to 256 MiB, sqrt(2) apart.
 func Default() Config {
-	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 20, Blocks: 8,
+	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 19, Blocks: 12, Passes: 3,
 		Samples: 1000, Order: Random}
 }
 
@@ -49,6 +52,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--steps-per-octave %d: want 1..16", c.StepsPerOctave)
 	case c.Blocks < 1 || c.Blocks > 1000:
 		return fmt.Errorf("--blocks %d: want 1..1000", c.Blocks)
+	case c.Passes < 1 || c.Passes > c.Blocks:
+		return fmt.Errorf("--passes %d: want 1..--blocks (%d)", c.Passes, c.Blocks)
 	case c.Hops < c.Blocks || c.Hops > 1<<30:
 		return fmt.Errorf("--hops %d: want %d..2^30 (at least one per block)", c.Hops, c.Blocks)
 	case c.Samples < 0 || c.Samples > 1<<20:
@@ -87,7 +92,7 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 
 	res := &Result{Schema: SchemaVersion, Arch: runtime.GOARCH, Order: c.Order, LineBytes: LineBytes,
-		HopsPerSize: c.Hops, Blocks: c.Blocks, SamplesPerSize: c.Samples, Caches: caches}
+		HopsPerSize: c.Hops, Blocks: c.Blocks, Passes: c.Passes, SamplesPerSize: c.Samples, Caches: caches}
 	cs, notes := openCounters(c.Events)
 	defer cs.close()
 	res.Notes = append(res.Notes, notes...)
@@ -113,18 +118,43 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var perm []uint32
-	samples := make([]uint64, c.Samples)
-	for _, size := range sizes {
-		lines := int(size / LineBytes)
-		perm = Cycle(perm, lines, c.Order)
-		link(buf, perm)
-		p := measure(buf, lines, c, cs, samples)
-		p.SizeBytes = size
-		finishPoint(&p, samples, res.Clock)
-		res.Points = append(res.Points, p)
-		if c.Progress != nil {
-			c.Progress(p)
+	perms := make([][]uint32, len(sizes)) // kept for the later passes: about size/8 bytes in all
+	res.Points = make([]Point, len(sizes))
+	blocks := make([][]float64, len(sizes))
+	samples := make([][]uint64, len(sizes))
+	for pass := range c.Passes {
+		// Blocks and samples are shared out over the passes; the last pass takes the rest.
+		nb, ns := c.Blocks/c.Passes, c.Samples/c.Passes
+		if pass == c.Passes-1 {
+			nb, ns = c.Blocks-nb*(c.Passes-1), c.Samples-ns*(c.Passes-1)
+		}
+		for k, size := range sizes {
+			lines := int(size / LineBytes)
+			if perms[k] == nil {
+				perms[k] = Cycle(nil, lines, c.Order)
+			}
+			link(buf, perms[k])
+			if pass == c.Passes-1 {
+				perms[k] = nil
+			}
+			tick := make([]uint64, ns)
+			p := measure(buf, lines, c.Hops/c.Blocks, nb, cs, tick)
+			samples[k] = append(samples[k], tick...)
+			blocks[k] = append(blocks[k], p.blockNS...)
+			if pass == 0 || p.NS < res.Points[k].NS {
+				p.SizeBytes = size
+				p.blockNS = nil
+				res.Points[k] = p
+			}
+			if pass < c.Passes-1 {
+				continue
+			}
+			q := &res.Points[k]
+			q.NSMedian = median(blocks[k])
+			finishPoint(q, samples[k], res.Clock)
+			if c.Progress != nil {
+				c.Progress(*q)
+			}
 		}
 	}
 	res.Tiers, res.Steps = Detect(res.Points, caches)
@@ -143,28 +173,26 @@ func allocate(words int) (buf []uint32, err error) {
 	return make([]uint32, words), nil
 }
 
-// measure chases the linked list of lines: a warm-up, the timed blocks, then the single-hop
-// samples (left in samples, in ticks).
-func measure(buf []uint32, lines int, c Config, cs *counterSet, samples []uint64) Point {
+// measure chases the linked list of lines: a warm-up, nb timed blocks of per hops, then the
+// single-hop samples (left in samples, in ticks). The point holds the fastest block.
+func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64) Point {
 	p := Point{Lines: lines}
-	i := chase(buf, 0, min(lines, 1<<20)) // warm the caches and TLBs the list fits in
-	per := c.Hops / c.Blocks
-	blockNS := make([]float64, c.Blocks)
+	i := chase(buf, 0, min(lines, max(per, 1<<16))) // warm the caches and TLBs the list fits in
+	p.blockNS = make([]float64, nb)
 	var best []blockCount
 	bestNS := math.Inf(1)
-	for b := range blockNS {
+	for b := range p.blockNS {
 		before := cs.read()
 		t0 := time.Now()
 		i = chase(buf, i, per)
 		d := time.Since(t0)
 		after := cs.read()
-		blockNS[b] = float64(d.Nanoseconds()) / float64(per)
-		if blockNS[b] < bestNS {
-			bestNS, best = blockNS[b], diff(before, after)
+		p.blockNS[b] = float64(d.Nanoseconds()) / float64(per)
+		if p.blockNS[b] < bestNS {
+			bestNS, best = p.blockNS[b], diff(before, after)
 		}
 	}
 	p.NS = bestNS
-	p.NSMedian = median(blockNS)
 	p.Events = cs.perHop(best, per)
 	if cs.cycles >= 0 && best[cs.cycles].ok {
 		p.Cycles = best[cs.cycles].value / float64(per)

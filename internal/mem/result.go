@@ -14,6 +14,7 @@ type Result struct {
 	LineBytes      int      `json:"line_bytes"`
 	HopsPerSize    int      `json:"hops_per_size"`    // timed hops per size, over all blocks
 	Blocks         int      `json:"blocks"`           // the timed hops are split into this many blocks
+	Passes         int      `json:"passes"`           // sweeps over all sizes, sharing out the blocks
 	SamplesPerSize int      `json:"samples_per_size"` // single-hop samples per size
 	Clock          Clock    `json:"clock"`
 	Caches         []Cache  `json:"caches,omitempty"` // sysfs, cpu 0; empty when sysfs has none
@@ -38,6 +39,8 @@ type Point struct {
 	Samples SampleStats  `json:"samples"`
 	Hist    []Bin        `json:"histogram"`
 	Events  []EventCount `json:"events,omitempty"`
+
+	blockNS []float64 // one pass's block times, merged by Run
 }
 
 // SampleStats summarises the single-hop samples of one size, in Unit, bias included.

@@ -9,8 +9,8 @@ import (
 // WriteHeader prints what the run is about to measure and how, before the rows.
 func WriteHeader(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "pmc mem: pointer chasing, %s order, one node per %d-byte line, %d timed hops per size "+
-		"(fastest of %d blocks), %d single-hop samples per size\n",
-		r.Order, r.LineBytes, r.HopsPerSize, r.Blocks, r.SamplesPerSize)
+		"(fastest of %d blocks over %d passes), %d single-hop samples per size\n",
+		r.Order, r.LineBytes, r.HopsPerSize, r.Blocks, r.Passes, r.SamplesPerSize)
 	fmt.Fprintf(w, "clock: %s\n", describeClock(r.Clock))
 	if len(r.Caches) > 0 {
 		var cs []string
