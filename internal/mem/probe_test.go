@@ -1,0 +1,75 @@
+package mem
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	pe "github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// TestRunTaskClockAgrees runs a small real sweep with the task-clock software event counted
+// per size: the thread's CPU time per hop (the kernel's clock) must agree with pmc mem's own
+// wall-clock ns per hop for the same fastest block within 10%, and a list that fits L1 must
+// be faster than one four times the L2.
+func TestRunTaskClockAgrees(t *testing.T) {
+	c := Default()
+	c.Min, c.Max, c.StepsPerOctave, c.Hops, c.Samples = 16<<10, 2<<20, 1, 1<<17, 50
+	c.Events = []EventSpec{{Name: "task-clock", Attr: pe.Attr{Type: pe.TypeSoftware, Config: pe.SWTaskClock}}}
+	res, err := Run(c, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Points) != 8 {
+		t.Fatalf("%d points, want 8 (16 KiB..2 MiB)", len(res.Points))
+	}
+	for _, p := range res.Points {
+		if len(p.Events) != 1 {
+			t.Fatalf("%s: events %+v", FormatSize(p.SizeBytes), p.Events)
+		}
+		e := p.Events[0]
+		if e.Status == "not-supported" && strings.Contains(e.Error, "permission") {
+			t.Skipf("perf_event_open refused task-clock: %s", e.Error)
+		}
+		if e.Status != "counted" || math.Abs(e.PerHop/p.NS-1) > 0.10 {
+			t.Errorf("%s: task-clock %.3f ns/hop (%s) vs timed %.3f ns/hop: more than 10%% apart",
+				FormatSize(p.SizeBytes), e.PerHop, e.Status, p.NS)
+		}
+		if p.Samples.Count != 50 || len(p.Hist) == 0 {
+			t.Errorf("%s: %d samples, %d histogram rows", FormatSize(p.SizeBytes), p.Samples.Count, len(p.Hist))
+		}
+	}
+	if first, last := res.Points[0].NS, res.Points[len(res.Points)-1].NS; last < 2*first {
+		t.Errorf("2 MiB list %.2f ns/hop is not clearly slower than 16 KiB %.2f ns/hop", last, first)
+	}
+	if res.Clock.TickNS <= 0 || res.Schema != SchemaVersion {
+		t.Errorf("clock %+v schema %q", res.Clock, res.Schema)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	bad := map[string]func(*Config){
+		"--min":              func(c *Config) { c.Min = 64 },
+		"--max":              func(c *Config) { c.Max = c.Min - 64 },
+		"--steps-per-octave": func(c *Config) { c.StepsPerOctave = 0 },
+		"--blocks":           func(c *Config) { c.Blocks = 0 },
+		"--passes":           func(c *Config) { c.Passes = c.Blocks + 1 },
+		"--hops":             func(c *Config) { c.Hops = 1 },
+		"--samples":          func(c *Config) { c.Samples = -1 },
+		"--order":            func(c *Config) { c.Order = "zigzag" },
+	}
+	for flag, mutate := range bad {
+		c := Default()
+		mutate(&c)
+		err := c.Validate()
+		if err == nil || !strings.HasPrefix(err.Error(), flag) {
+			t.Errorf("%s: error %v, want one starting with the flag", flag, err)
+		}
+		if _, err := Run(c, nil); err == nil {
+			t.Errorf("%s: Run accepted an invalid config", flag)
+		}
+	}
+	if err := Default().Validate(); err != nil {
+		t.Errorf("default config: %v", err)
+	}
+}
