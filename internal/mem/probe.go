@@ -225,6 +225,7 @@ func finishPoint(p *Point, ticks []uint64, clk Clock) {
 		xs[j] = float64(t) * scale
 	}
 	p.Samples = Stats(xs, unit, clk.BiasTicks*scale)
+	p.Samples.Resolution = round1(clk.ResolutionTicks * scale)
 	p.Hist = Histogram(xs, 20)
 }
 

@@ -53,6 +53,9 @@ type SampleStats struct {
 	P90    float64 `json:"p90"`
 	Max    float64 `json:"max"`
 	Bias   float64 `json:"bias"` // the empty-interval median in the same unit
+	// Resolution is the clock's step in the same unit: a sample cannot tell apart times
+	// closer than this.
+	Resolution float64 `json:"resolution"`
 }
 
 // Bin is one histogram row: samples with Low <= value < Low+Width (Width 1 for integer values;

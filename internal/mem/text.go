@@ -130,7 +130,19 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 		if !show[p.SizeBytes] || len(p.Hist) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "  %s list: median %g %s (bias %g)\n", FormatSize(p.SizeBytes), p.Samples.Median, p.Samples.Unit, p.Samples.Bias)
+		// The seed's estimate: the sampled time minus the bias of the empty timed interval,
+		// beside the block average for comparison.
+		avg := p.NS
+		if p.Samples.Unit == "cycles" {
+			avg = p.Cycles
+		}
+		est := round1(p.Samples.Median - p.Samples.Bias)
+		note := ""
+		if est <= p.Samples.Resolution {
+			note = fmt.Sprintf(", not resolved by a clock that steps by %g", p.Samples.Resolution)
+		}
+		fmt.Fprintf(w, "  %s list: median %g %s - bias %g = %g %s per access (block average %.1f%s)\n",
+			FormatSize(p.SizeBytes), p.Samples.Median, p.Samples.Unit, p.Samples.Bias, est, p.Samples.Unit, avg, note)
 		WriteHistogram(w, p.Hist, "  ")
 	}
 }
