@@ -45,11 +45,15 @@ for r in runs:
 print(f"step to DRAM: {[f'{kib(x[0])}->{kib(x[1])}' if x else None for x in dram]}"
       f"  {'same sizes' if len(set(dram)) == 1 else 'differs (the effective L3 of a shared host moves)'}")
 
-# 3. each level's latency: the first tier with that label; for DRAM the median over every
-#    size in a DRAM tier (TLB-reach steps split DRAM into tiers at sizes that move with load)
+# 3. each level's latency: the first tier with that label; for DRAM the median over the sizes
+#    in a DRAM tier in every run (where DRAM starts moves with the host's load)
+def dram_sizes(r):
+    return {p["size_bytes"] for p in r["points"] for t in r["tiers"]
+            if t["level"].startswith("DRAM") and t["from_bytes"] <= p["size_bytes"] <= t["to_bytes"]}
+common = set.intersection(*[dram_sizes(r) for r in runs])
 def dram_ns(r):
-    xs = sorted(p["ns"] for p in r["points"] for t in r["tiers"]
-                if t["level"].startswith("DRAM") and t["from_bytes"] <= p["size_bytes"] <= t["to_bytes"])
+    # the median over the sizes that every run puts in a DRAM tier: the same lists in each run
+    xs = sorted(p["ns"] for p in r["points"] if p["size_bytes"] in common)
     return xs[len(xs) // 2] if xs else None
 for level in ["L1", "L2", "L3", "DRAM"]:
     ns = [dram_ns(r) if level == "DRAM" else next((t["ns"] for t in r["tiers"] if t["level"] == level), None) for r in runs]

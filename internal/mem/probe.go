@@ -35,7 +35,7 @@ const (
 
 // Default is the configuration of a plain `pmc mem`: 4 KiB to 256 MiB, sqrt(2) apart.
 func Default() Config {
-	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 19, Blocks: 12, Passes: 3,
+	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 19, Blocks: 18, Passes: 6,
 		Samples: 1000, Order: Random}
 }
 
