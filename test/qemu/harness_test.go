@@ -13,7 +13,7 @@ import (
 )
 
 // bootTimeout bounds one guest run (boot + every command of its batch).
-const bootTimeout = 240 * time.Second
+const bootTimeout = 180 * time.Second
 
 // Cmd is one command of a guest's batch.
 type Cmd struct {

@@ -137,6 +137,9 @@ func TestPMCGroups(t *testing.T) {
 			r := result(t, g, "group-big")
 			for _, c := range r.Runs[0].Counts {
 				t.Logf("%s group-big %s status=%s raw=%d running=%d/%d", g.Name, c.Event, c.Status, c.Raw, c.Running, c.Enabled)
+				if c.Status == stat.NotSupported && !strings.Contains(c.Error, "group") {
+					t.Errorf("%s group-big %s: refused without naming the group as the reason: %q", g.Name, c.Event, c.Error)
+				}
 				if c.Status == stat.Counted && c.Raw == 0 {
 					t.Errorf("%s group-big %s: reported as counted 0; a group that never ran is not counted", g.Name, c.Event)
 				}
