@@ -83,26 +83,35 @@ func measureBias(n int) (bias, resolution float64) {
 
 // Resolution estimates the step of a clock from interval values measured with it (sorted in
 // place): values within 2 ticks of each other are one cluster (a step of 24.5 ticks shows
-// as 73 and 74), and the resolution is the smallest distance between consecutive cluster
-// means. A clock that counts every tick gives one cluster: resolution 1.
+// as 73 and 74), clusters holding under 1% of the values are dropped (an interrupt inside
+// the interval is not a clock step), and the resolution is the smallest distance between
+// consecutive remaining cluster means. A clock that counts every tick gives one cluster:
+// resolution 1.
 func Resolution(xs []float64) float64 {
 	slices.Sort(xs)
-	var means []float64
-	sum, n := 0.0, 0
+	type cluster struct {
+		sum float64
+		n   int
+	}
+	var cs []cluster
 	for i, x := range xs {
-		if i > 0 && x-xs[i-1] > 2 {
-			means = append(means, sum/float64(n))
-			sum, n = 0, 0
+		if i == 0 || x-xs[i-1] > 2 {
+			cs = append(cs, cluster{})
 		}
-		sum += x
-		n++
+		cs[len(cs)-1].sum += x
+		cs[len(cs)-1].n++
 	}
-	if n > 0 {
-		means = append(means, sum/float64(n))
-	}
-	res := math.Inf(1)
-	for i := 1; i < len(means); i++ {
-		res = math.Min(res, means[i]-means[i-1])
+	minN := max(2, len(xs)/100)
+	res, prev := math.Inf(1), math.NaN()
+	for _, c := range cs {
+		if c.n < minN {
+			continue
+		}
+		m := c.sum / float64(c.n)
+		if !math.IsNaN(prev) {
+			res = math.Min(res, m-prev)
+		}
+		prev = m
 	}
 	if math.IsInf(res, 1) {
 		return 1
