@@ -108,6 +108,12 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		return err
 	}
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		if avail, err := mem.ParseMemAvailable(b); err == nil && c.MemoryNeeded() > avail {
+			return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
+				mem.FormatSize(c.Max), mem.FormatSize(c.MemoryNeeded()), mem.FormatSize(avail))
+		}
+	}
 	caches, err := mem.ReadCaches(sysfs, 0)
 	if err != nil {
 		caches = nil // named in the output: tiers are then not matched to caches

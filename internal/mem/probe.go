@@ -63,6 +63,10 @@ func (c Config) Validate() error {
 	return err
 }
 
+// MemoryNeeded is about how much memory Run allocates for c: the list at the largest size
+// and the permutations of every size, kept between passes (about max/8 in all).
+func (c Config) MemoryNeeded() int64 { return c.Max + c.Max/8 + 64<<20 }
+
 // Sizes lists the working-set sizes of a sweep: min * 2^(k/steps) up to max, each rounded
 // down to whole lines, duplicates dropped.
 func Sizes(min, max int64, steps int) []int64 {
@@ -158,6 +162,9 @@ func Run(c Config, caches []Cache) (*Result, error) {
 		}
 	}
 	res.Tiers, res.Steps = Detect(res.Points, caches)
+	if res.Steps == nil {
+		res.Steps = []Step{} // "steps": [] in JSON, not null
+	}
 	res.ElapsedSec = time.Since(start).Seconds()
 	return res, nil
 }
@@ -213,10 +220,7 @@ func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64)
 // finishPoint converts the samples from ticks to cycles (TSC with a calibrated core clock)
 // or ns, fills calibrated cycles, and builds the histogram.
 func finishPoint(p *Point, ticks []uint64, clk Clock) {
-	unit, scale := "ns", clk.TickNS
-	if clk.Ticks == "tsc" && clk.GHz > 0 {
-		unit, scale = "cycles", clk.TickNS*clk.GHz
-	}
+	unit, scale := sampleScale(clk)
 	if clk.Cycles == "calibrated" {
 		p.Cycles = p.NS * clk.GHz
 	}
@@ -227,6 +231,15 @@ func finishPoint(p *Point, ticks []uint64, clk Clock) {
 	p.Samples = Stats(xs, unit, clk.BiasTicks*scale)
 	p.Samples.Resolution = round1(clk.ResolutionTicks * scale)
 	p.Hist = Histogram(xs, 20)
+}
+
+// sampleScale is the unit single-hop samples are reported in and the factor from ticks:
+// cycles when the TSC times them and the core clock is known, else ns.
+func sampleScale(clk Clock) (unit string, scale float64) {
+	if clk.Ticks == "tsc" && clk.GHz > 0 {
+		return "cycles", clk.TickNS * clk.GHz
+	}
+	return "ns", clk.TickNS
 }
 
 // Stats summarises samples (sorted in place).

@@ -62,12 +62,8 @@ func cycles(c Clock) string {
 }
 
 func sampleUnit(r *Result) string {
-	for _, p := range r.Points {
-		if p.Samples.Unit != "" {
-			return fmt.Sprintf("(%s, bias %g): p10 median p90", p.Samples.Unit, p.Samples.Bias)
-		}
-	}
-	return ""
+	unit, scale := sampleScale(r.Clock)
+	return fmt.Sprintf("(%s, bias %.1f): p10 median p90", unit, r.Clock.BiasTicks*scale)
 }
 
 // WriteRow prints one size's line.
@@ -76,7 +72,7 @@ func WriteRow(w io.Writer, p Point) {
 	if p.Cycles > 0 {
 		cyc = fmt.Sprintf("%.1f", p.Cycles)
 	}
-	fmt.Fprintf(w, "%10s %9.2f %9.2f %11s  %g %g %g", FormatSize(p.SizeBytes), p.NS, p.NSMedian, cyc,
+	fmt.Fprintf(w, "%10s %9.2f %9.2f %11s  %7.1f %7.1f %7.1f", FormatSize(p.SizeBytes), p.NS, p.NSMedian, cyc,
 		p.Samples.P10, p.Samples.Median, p.Samples.P90)
 	for _, e := range p.Events {
 		if e.Status == "counted" {
