@@ -160,6 +160,11 @@ func memWriteFile(path string, data []byte) error {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a result file is for reading
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
