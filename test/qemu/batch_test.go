@@ -22,6 +22,14 @@ func batch(g Guest, files []File) []Cmd {
 		{"probe-raw", "/bin/probe -e 4:0x08,4:0x11" + ns},
 		{"probe-kernel", "/bin/probe -k 0 1000000"},
 	}
+	// Launchers independent of pmc (perf's method in C, and Go with a readiness handshake),
+	// 8 inherited counters multiplexed over a 100M-instruction loop.
+	ev8 := "0:1,0:1,0:1,0:1,0:1,0:1,0:1,0:1"
+	if has(files, "/bin/loop") {
+		cmds = append(cmds,
+			Cmd{"clauncher-mux", "/bin/clauncher -k -i 8 /bin/loop 0050000000"},
+			Cmd{"probe-launch-mux", "/bin/probe -x -k -i -e " + ev8 + " /bin/loop 0050000000"})
+	}
 	if g.Name == "armv7" {
 		// 0xff is the ARMv7 driver's own code for its dedicated cycle counter.
 		cmds = append(cmds, Cmd{"probe-raw-ff", "/bin/probe -e 4:0x08,4:0xff" + ns})

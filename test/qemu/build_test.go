@@ -58,7 +58,7 @@ func goBuild(root string, g Guest, pkg, out string) ([]byte, error) {
 }
 
 // guestFiles builds and collects everything the guest's initramfs holds: /init, /bin/probe,
-// /bin/cloop, /bin/pmc (when it built) and the workloads (when they built).
+// /bin/cloop, /bin/clauncher, /bin/pmc (when it built) and the workloads (when they built).
 func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error) {
 	files := []File{CharDev("/dev/console", 5, 1), Dir("/proc"), Dir("/sys"), Dir("/tmp"), Dir("/bin")}
 	for _, p := range []struct{ pkg, path string }{
@@ -71,15 +71,20 @@ func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error)
 		}
 		files = append(files, Exec(p.path, b))
 	}
-	cloop := filepath.Join(work, "cloop")
-	if err := run(root, nil, g.CC, "-static", "-O2", "-o", cloop, "test/qemu/cloop/loop.c"); err != nil {
-		return nil, err
+	for _, c := range []struct{ src, name string }{
+		{"test/qemu/cloop/loop.c", "cloop"},
+		{"test/qemu/claunch/launch.c", "clauncher"},
+	} {
+		out := filepath.Join(work, c.name)
+		if err := run(root, nil, g.CC, "-static", "-O2", "-Wall", "-o", out, c.src); err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, Exec("/bin/"+c.name, b))
 	}
-	b, err := os.ReadFile(cloop)
-	if err != nil {
-		return nil, err
-	}
-	files = append(files, Exec("/bin/cloop", b))
 	if pmcErr == nil {
 		b, err := os.ReadFile(filepath.Join(work, "pmc"))
 		if err != nil {

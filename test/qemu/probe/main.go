@@ -41,11 +41,27 @@ import (
 func init() { runtime.LockOSThread() } // pid 0 counts the calling thread only
 
 func main() {
+	if os.Getenv(shimEnv) == "1" {
+		shim(os.Args[1:])
+		return
+	}
 	evs := flag.String("e", "0:1,0:0", "events as TYPE:CONFIG (hex with 0x), comma separated")
 	kernel := flag.Bool("k", false, "count kernel mode too")
 	sep := flag.Bool("s", false, "open the events separately (not as a group), so that more events than counters multiplex")
-	inherit := flag.Bool("i", false, "set inherit (with -s): threads the Go runtime starts later are counted too")
+	inherit := flag.Bool("i", false, "set inherit (with -s or -x): threads and children are counted too")
+	launchCmd := flag.Bool("x", false, "count a command (the arguments) launched with enable_on_exec, like perf stat")
 	flag.Parse()
+	if *launchCmd {
+		attrs, err := parseEvents(*evs, *kernel)
+		if err == nil {
+			err = launch(attrs, *inherit, flag.Args())
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "probe: %v\n", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*evs, *kernel, *sep, *inherit, flag.Args()); err != nil {
 		fmt.Fprintf(os.Stderr, "probe: %v\n", err)
 		os.Exit(1)
@@ -56,30 +72,13 @@ func run(evs string, kernel, separate, inherit bool, args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("usage: probe [-e TYPE:CONFIG,...] N...")
 	}
+	attrs, err := parseEvents(evs, kernel)
+	if err != nil {
+		return err
+	}
 	var fds []int
-	for i, ev := range strings.Split(evs, ",") {
-		typ, cfg, ok := strings.Cut(ev, ":")
-		if !ok {
-			return fmt.Errorf("event %q: want TYPE:CONFIG", ev)
-		}
-		t, err := strconv.ParseUint(typ, 0, 32)
-		if err != nil {
-			return fmt.Errorf("event %q: %w", ev, err)
-		}
-		c, err := strconv.ParseUint(cfg, 0, 64)
-		if err != nil {
-			return fmt.Errorf("event %q: %w", ev, err)
-		}
-		attr := unix.PerfEventAttr{
-			Type:        uint32(t),
-			Config:      c,
-			Size:        uint32(unsafe.Sizeof(unix.PerfEventAttr{})),
-			Read_format: unix.PERF_FORMAT_GROUP | unix.PERF_FORMAT_TOTAL_TIME_ENABLED | unix.PERF_FORMAT_TOTAL_TIME_RUNNING,
-			Bits:        unix.PerfBitExcludeHv,
-		}
-		if !kernel {
-			attr.Bits |= unix.PerfBitExcludeKernel
-		}
+	for i, attr := range attrs {
+		attr.Read_format = unix.PERF_FORMAT_GROUP | unix.PERF_FORMAT_TOTAL_TIME_ENABLED | unix.PERF_FORMAT_TOTAL_TIME_RUNNING
 		if inherit {
 			attr.Bits |= unix.PerfBitInherit
 		}
@@ -94,7 +93,7 @@ func run(evs string, kernel, separate, inherit bool, args []string) error {
 		}
 		fd, err := unix.PerfEventOpen(&attr, 0, -1, group, unix.PERF_FLAG_FD_CLOEXEC)
 		if err != nil {
-			return fmt.Errorf("perf_event_open %s: %w", ev, err)
+			return fmt.Errorf("perf_event_open event %d: %w", i, err)
 		}
 		fds = append(fds, fd)
 	}
@@ -145,4 +144,35 @@ func run(evs string, kernel, separate, inherit bool, args []string) error {
 		fmt.Println(b.String())
 	}
 	return nil
+}
+
+// parseEvents turns "TYPE:CONFIG,..." into attributes counting user space (and the kernel
+// with kernel set).
+func parseEvents(evs string, kernel bool) ([]unix.PerfEventAttr, error) {
+	var attrs []unix.PerfEventAttr
+	for _, ev := range strings.Split(evs, ",") {
+		typ, cfg, ok := strings.Cut(ev, ":")
+		if !ok {
+			return nil, fmt.Errorf("event %q: want TYPE:CONFIG", ev)
+		}
+		t, err := strconv.ParseUint(typ, 0, 32)
+		if err != nil {
+			return nil, fmt.Errorf("event %q: %w", ev, err)
+		}
+		c, err := strconv.ParseUint(cfg, 0, 64)
+		if err != nil {
+			return nil, fmt.Errorf("event %q: %w", ev, err)
+		}
+		attr := unix.PerfEventAttr{
+			Type:   uint32(t),
+			Config: c,
+			Size:   uint32(unsafe.Sizeof(unix.PerfEventAttr{})),
+			Bits:   unix.PerfBitExcludeHv,
+		}
+		if !kernel {
+			attr.Bits |= unix.PerfBitExcludeKernel
+		}
+		attrs = append(attrs, attr)
+	}
+	return attrs, nil
 }
