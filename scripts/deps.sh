@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs on a fresh Debian 12 machine (run as root; CI runs it with
-# CI=true and no stdin). Idempotent: when everything is present it only runs dpkg-query and
+# CI=true and no stdin). Go itself (1.26) is not a Debian 12 package: CI provides it. Idempotent: when everything is present it only runs dpkg-query and
 # exits in well under a second; `apt-get update` runs only when something is missing.
 set -euo pipefail
 
 PKGS=(
+	# Host: workloads (static C), perf stat as the reference for software events, cachegrind.
+	gcc make libc6-dev
+	linux-perf
+	valgrind
+	# QEMU ARM guests (test/qemu): the real PMU drivers on emulated CPUs.
 	qemu-system-arm          # qemu-system-aarch64 and qemu-system-arm: the emulated ARM PMUs
 	gcc-aarch64-linux-gnu    # static arm64 workloads
 	gcc-arm-linux-gnueabihf  # static armv7 workloads
