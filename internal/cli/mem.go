@@ -54,6 +54,8 @@ Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md).`
 	fl.IntVar(&f.samples, "samples", d.Samples, "single-hop latency samples per size")
 	fl.StringVar(&f.order, "order", string(d.Order), "random (defeats prefetchers) or sequential")
 	fl.StringArrayVarP(&f.events, "event", "e", nil, "also count these events per size (per hop), e.g. -e L1-dcache-load-misses,dTLB-load-misses")
+	fl.StringArrayVar(&f.events, "events", nil, "same as -e")
+	fl.MarkHidden("events")
 	fl.BoolVar(&f.json, "json", false, "write JSON (schema pmc.mem/v1) instead of text")
 	fl.StringVarP(&f.output, "output", "o", "", "write the output to FILE instead of stdout")
 	fl.StringVar(&f.histograms, "histograms", "tiers", "latency histograms to print: tiers (one size per tier), all, none")
