@@ -159,8 +159,9 @@ func Wait4(pid int) (ExitInfo, error) {
 func fillRusage(info *ExitInfo, ru *unix.Rusage) {
 	info.User = time.Duration(ru.Utime.Nano())
 	info.Sys = time.Duration(ru.Stime.Nano())
-	info.MaxRSSKB = ru.Maxrss
-	info.VolCtxSw, info.InvolCtxSw = ru.Nvcsw, ru.Nivcsw
+	// int64 on 64-bit ABIs, int32 on 32-bit ARM: convert for both.
+	info.MaxRSSKB = int64(ru.Maxrss)
+	info.VolCtxSw, info.InvolCtxSw = int64(ru.Nvcsw), int64(ru.Nivcsw)
 }
 
 // SelfCPUTime returns the user and system CPU time of the calling process so far
