@@ -40,7 +40,8 @@ export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -y -q -o DPkg::Lock::Timeout=300 --no-install-recommends)
 
 echo "deps: installing ${missing[*]}"
-"${APT[@]}" update
+# A mirror in mid-sync can fail one index: retry once, then try the install anyway.
+"${APT[@]}" update || { sleep 5; "${APT[@]}" update; } || echo "deps: apt-get update had errors; trying the install" >&2
 # The first install sometimes ends with a dpkg error on a fresh machine; a second run completes.
 if ! "${APT[@]}" install "${missing[@]}" </dev/null; then
 	echo "deps: apt-get install failed once, retrying" >&2

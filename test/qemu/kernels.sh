@@ -25,16 +25,24 @@ export DEBIAN_FRONTEND=noninteractive
 APT=(apt-get -q -o DPkg::Lock::Timeout=300)
 
 # Kernel packages of foreign architectures are only visible to apt-cache after adding them.
-added=0
+# The architectures this script adds are removed again on exit (nothing of them gets
+# installed), so the machine's later `apt-get update`s don't fetch their package lists.
+added=()
 update_err=
+restore() {
+	for arch in "${added[@]}"; do
+		dpkg --remove-architecture "$arch" 2>/dev/null || true
+	done
+}
+trap restore EXIT
 for arch in arm64 armhf; do
 	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
 		dpkg --add-architecture "$arch"
-		added=1
+		added+=("$arch")
 	fi
 done
 # An update is needed when an architecture was just added, or the lists don't know the package.
-if ((added)) || ! apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-armmp$' | grep -q .; then
+if ((${#added[@]})) || ! apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-armmp$' | grep -q .; then
 	# A mirror mid-sync can fail one index (often an unrelated one): retry once, then go on
 	# and let the package lookup below decide.
 	if ! "${APT[@]}" update; then
