@@ -15,13 +15,17 @@ phase() { # name command...
 	shift
 	t0=$(ms)
 	echo "== qemu: $name"
-	"$@"
-	echo "== qemu: $name took $(secs $(($(ms) - t0)))s"
+	local st=0
+	"$@" || st=$?
+	echo "== qemu: $name took $(secs $(($(ms) - t0)))s$( ((st)) && echo " and FAILED (exit $st)")"
+	return $st
 }
 
 phase deps ./scripts/deps.sh
 phase kernels ./test/qemu/kernels.sh
 v=-v
 [[ "${PMC_QEMU_VERBOSE:-1}" == 0 ]] && v=
-phase "go test" env PMC_QEMU=1 go test -count=1 $v "$@" ./test/qemu
+st=0
+phase "go test" env PMC_QEMU=1 go test -count=1 $v "$@" ./test/qemu || st=$?
 echo "== qemu: total $(secs $(($(ms) - t_all)))s"
+exit $st
