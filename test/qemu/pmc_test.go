@@ -17,6 +17,9 @@ var loopNs = []uint64{0, 1000, 1000000, 3000000}
 // virtual time under shift=0, i.e. ~25 rotations of the 4 ms multiplexing interval.
 const muxN = 50000000
 
+// intervalN: 2*intervalN instructions are 40 ms of virtual time, four 10 ms intervals.
+const intervalN = 20000000
+
 // Fork/thread tree of the inherit test: (procs+1)*(threads+1) tasks spin forkN each.
 const ftProcs, ftThreads, ftN = 2, 3, 1000000
 
@@ -60,6 +63,9 @@ func pmcBatch(g Guest) []Cmd {
 	// A group of Counters+1 non-cycle events can never be scheduled; Counters of them fit.
 	js("group-big", fmt.Sprintf("-e {%s} -- /bin/loop %s", repeatEv("instructions:u", g.Counters+1), loopArg(1000000)))
 	js("group-fit", fmt.Sprintf("-e {cycles:u,%s} -- /bin/loop %s", repeatEv("instructions:u", g.Counters), loopArg(1000000)))
+	// Interval deltas must add up to the total; repeated runs must agree to the instruction.
+	js("interval", "-I 10 -e instructions:u -- /bin/loop "+loopArg(intervalN))
+	js("repeat", "-r 3 -e instructions:u,cycles:u -- /bin/loop "+loopArg(1000000))
 	// Events QEMU does not implement count 0 next to a working one. The arm64 kernel hides
 	// the events QEMU's PMCEID does not advertise (sysfs lists only cpu_cycles, inst_retired),
 	// so there the raw code stands in for the sysfs name.
@@ -79,6 +85,16 @@ func pmcBatch(g Guest) []Cmd {
 // result returns the decoded JSON Result of a js() measurement, requiring pmc to exit 0.
 func result(t *testing.T, g Guest, name string) *stat.Result {
 	t.Helper()
+	r := resultRuns(t, g, name)
+	if len(r.Runs) != 1 {
+		t.Fatalf("%s %s: %d runs, want 1", g.Name, name, len(r.Runs))
+	}
+	return r
+}
+
+// resultRuns is result for any number of runs (-r).
+func resultRuns(t *testing.T, g Guest, name string) *stat.Result {
+	t.Helper()
 	needPMC(t, g)
 	if s := section(t, g, name+"-run"); s.Status != 0 {
 		t.Fatalf("%s: pmc for %q exited %d:\n%s", g.Name, name, s.Status, s.Output)
@@ -88,7 +104,7 @@ func result(t *testing.T, g Guest, name string) *stat.Result {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%s %s: JSON: %v\n%s", g.Name, name, err, out)
 	}
-	if r.Schema != stat.SchemaVersion || len(r.Runs) != 1 {
+	if r.Schema != stat.SchemaVersion || len(r.Runs) == 0 {
 		t.Fatalf("%s %s: schema %q, %d runs", g.Name, name, r.Schema, len(r.Runs))
 	}
 	return &r
@@ -184,6 +200,57 @@ func TestPMCCSV(t *testing.T) {
 				if math.Abs(cyc-ins) > 0.01*ins {
 					t.Errorf("%s csv %d: cycles %.0f vs instructions %.0f: want within 1%%", g.Name, n, cyc, ins)
 				}
+			}
+		})
+	}
+}
+
+// TestPMCInterval: -I deltas add up to the run's total, which is exact.
+func TestPMCInterval(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			base := counts(t, g, "loop-0", 2)[0].Raw
+			r := result(t, g, "interval")
+			total := r.Runs[0].Counts[0].Raw
+			var sum uint64
+			for _, iv := range r.Intervals {
+				if len(iv.Counts) != 1 {
+					t.Fatalf("%s: interval at %.3fs has %d counts, want 1", g.Name, iv.TimeSec, len(iv.Counts))
+				}
+				t.Logf("%s interval %.3fs %s=%d", g.Name, iv.TimeSec, iv.Counts[0].Event, iv.Counts[0].Raw)
+				sum += iv.Counts[0].Raw
+			}
+			if len(r.Intervals) < 2 {
+				t.Errorf("%s: %d intervals for 40 ms of work at -I 10, want at least 2", g.Name, len(r.Intervals))
+			}
+			if sum != total {
+				t.Errorf("%s: intervals add up to %d, the total is %d", g.Name, sum, total)
+			}
+			if want := base + 2*intervalN; total != want {
+				t.Errorf("%s: total %d, want exactly count(0)+2N = %d", g.Name, total, want)
+			}
+		})
+	}
+}
+
+// TestPMCRepeat: -r 3 runs count the same to the instruction: zero variation, exact mean.
+func TestPMCRepeat(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			want := counts(t, g, "loop-1000000", 2)[0].Raw
+			r := resultRuns(t, g, "repeat")
+			if len(r.Runs) != 3 || r.Repeat != 3 {
+				t.Fatalf("%s: %d runs (repeat %d), want 3", g.Name, len(r.Runs), r.Repeat)
+			}
+			for i, run := range r.Runs {
+				if got := run.Counts[0].Raw; got != want {
+					t.Errorf("%s run %d: instructions:u %d, want %d", g.Name, i, got, want)
+				}
+			}
+			s := r.Summary[0]
+			t.Logf("%s: summary %s mean=%.0f stddev=%g variation=%g%% runs=%d", g.Name, s.Event, s.Mean, s.Stddev, s.VarPct, s.Runs)
+			if s.Runs != 3 || s.Mean != float64(want) || s.Stddev != 0 || s.VarPct != 0 || s.Min != s.Max {
+				t.Errorf("%s: summary %+v; want 3 runs, mean %d, no variation", g.Name, s, want)
 			}
 		})
 	}
