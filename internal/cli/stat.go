@@ -172,6 +172,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		return usageErr(err)
 	}
 	host := hostFor(f)
+	if req.Mode == stat.System && len(req.CPUs) == 0 {
+		req.CPUs = host.sys.Online // -a: every online CPU, named in the result
+	}
 	spec, err := chooseEvents(f, req.Mode, plan, facts, host)
 	if err != nil {
 		return usageErr(err)

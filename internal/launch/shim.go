@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
 )
@@ -35,23 +36,43 @@ func init() {
 	os.Exit(shim(spec))
 }
 
-func parseSpec(spec string) (goFD, errFD int, path string, err error) {
-	f := strings.SplitN(spec, ":", 4)
-	if len(f) != 4 || f[0] != "1" || f[3] == "" {
-		return 0, 0, "", errors.New("want 1:GOFD:ERRFD:PATH")
+// shimFDs are the descriptors a shim gets from its parent, named in its spec.
+type shimFDs struct {
+	goFD, errFD, readyFD int
+	path                 string
+}
+
+func (f shimFDs) String() string {
+	return fmt.Sprintf("2:%d:%d:%d:%s", f.goFD, f.errFD, f.readyFD, f.path)
+}
+
+// parseSpec reads "2:GOFD:ERRFD:READYFD:PATH": three distinct fds above stdio, then the path
+// (which may contain colons).
+func parseSpec(spec string) (shimFDs, error) {
+	f := strings.SplitN(spec, ":", 5)
+	if len(f) != 5 || f[0] != "2" || f[4] == "" {
+		return shimFDs{}, errors.New("want 2:GOFD:ERRFD:READYFD:PATH")
 	}
-	if goFD, err = strconv.Atoi(f[1]); err != nil || goFD < 3 || strconv.Itoa(goFD) != f[1] {
-		return 0, 0, "", errors.New("bad GOFD")
+	var fds [3]int
+	for i, name := range []string{"GOFD", "ERRFD", "READYFD"} {
+		n, err := strconv.Atoi(f[i+1])
+		if err != nil || n < 3 || strconv.Itoa(n) != f[i+1] {
+			return shimFDs{}, errors.New("bad " + name)
+		}
+		for _, prev := range fds[:i] {
+			if prev == n {
+				return shimFDs{}, errors.New("repeated fd " + f[i+1])
+			}
+		}
+		fds[i] = n
 	}
-	if errFD, err = strconv.Atoi(f[2]); err != nil || errFD < 3 || errFD == goFD || strconv.Itoa(errFD) != f[2] {
-		return 0, 0, "", errors.New("bad ERRFD")
-	}
-	return goFD, errFD, f[3], nil
+	return shimFDs{goFD: fds[0], errFD: fds[1], readyFD: fds[2], path: f[4]}, nil
 }
 
 // shim waits for the go byte, then execs the workload; it returns only if that failed.
 func shim(spec string) int {
-	goFD, errFD, path, err := parseSpec(spec)
+	fds, err := parseSpec(spec)
+	goFD, errFD, path := fds.goFD, fds.errFD, fds.path
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pmc: %s is for pmc's own use (%v); unset it\n", shimEnv, err)
 		return StatusShimAborted
@@ -63,10 +84,16 @@ func shim(spec string) int {
 			return StatusShimAborted
 		}
 	}
+	// Tell the parent the runtime is up (every start-up thread exists) and it may attach the
+	// counters now: a thread created after that would inherit them, never exec, and make
+	// the inherited counters' enabled times disagree under multiplexing. The read below is
+	// a raw syscall so that the runtime does not hand the blocked thread's P to a new one.
 	var b [1]byte
-	n, err := syscall.Read(goFD, b[:])
+	writeRecord(fds.readyFD, "R")
+	syscall.Close(fds.readyFD)
+	n, err := rawRead(goFD, b[:])
 	for err == syscall.EINTR {
-		n, err = syscall.Read(goFD, b[:])
+		n, err = rawRead(goFD, b[:])
 	}
 	if n != 1 {
 		return StatusShimAborted // EOF: the parent exited or gave up before Exec
@@ -155,4 +182,14 @@ func looksBinary(path string) bool {
 		}
 	}
 	return false
+}
+
+// rawRead is read(2) without telling the Go scheduler, which would otherwise start another
+// thread to run the blocked thread's goroutines.
+func rawRead(fd int, b []byte) (int, error) {
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
+	if errno != 0 {
+		return int(n), errno
+	}
+	return int(n), nil
 }

@@ -142,13 +142,17 @@ func (s *kernelSession) open(targets []target) error {
 					if errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles) {
 						return err
 					}
-					if e > i && errors.Is(err, perfevent.ErrInvalid) {
-						groupErr = fmt.Errorf("%w (kernel refused %q: %v)", ErrGroupTooLarge, evs[e].Name, err)
+					switch {
+					case e > i && errors.Is(err, perfevent.ErrInvalid):
+						// The whole group is refused: every member, opened or not, says why.
+						groupErr = fmt.Errorf("%w (the kernel refused member %d of %d, %q, with EINVAL)",
+							ErrGroupTooLarge, e-i+1, j-i, evs[e].Name)
 						for g := range group {
 							group[g].c.Close()
 							group[g].c, group[g].err = nil, groupErr
 						}
-					} else if e == i && j-i > 1 {
+						err = groupErr
+					case e == i && j-i > 1:
 						groupErr = fmt.Errorf("group leader %q: %w", evs[e].Name, err)
 						err = groupErr
 					}

@@ -210,4 +210,4 @@ func counts(req *Request, rs []Reading) []Count {
 
 // ErrGroupTooLarge marks the members of a group the kernel refused as a whole because it needs
 // more counters than the PMU has: they are reported as not counted, with the reason, never 0.
-var ErrGroupTooLarge = errors.New("group needs more counters than the PMU has; split it into smaller groups")
+var ErrGroupTooLarge = errors.New("group not counted: it needs more counters than the PMU has at once; split it into smaller groups")
