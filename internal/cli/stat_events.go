@@ -84,7 +84,7 @@ func (h *eventHost) resolve(spec string, mode stat.Mode, inherit bool) ([]stat.E
 		for i, ev := range g.Events {
 			out = append(out, stat.Event{
 				Name: ev.Name, Group: gi, Leader: i == 0 && len(g.Events) > 1,
-				Attr: ev.Attr, PMU: ev.PMU, Resolved: m.label(ev), Unit: ev.Unit,
+				Attr: ev.Attr, PMU: ev.PMU, Resolved: m.label(ev), Unit: ev.Unit, Scale: unitScale(ev.Scale),
 			})
 		}
 	}
@@ -106,4 +106,12 @@ func (m *machine) label(ev events.Event) string {
 		return fmt.Sprintf("%s = %s", ev.Resolved, why)
 	}
 	return fmt.Sprintf("%s = %s (%s)", ev.Resolved, g.Event.PerfSyntax(m.table.Arch), g.Event.Name)
+}
+
+// unitScale is a sysfs or clock scale, 0 when it changes nothing (omitted from JSON).
+func unitScale(s float64) float64 {
+	if s == 1 {
+		return 0
+	}
+	return s
 }

@@ -15,10 +15,10 @@ const (
 	notSupported = "<not supported>"
 )
 
-// countDecimals is how many decimals a count is printed with: two for clocks shown in
-// msec (perf's "0.61 msec"), none for plain counts.
+// countDecimals is how many decimals a count is printed with: two for anything with a unit
+// (perf's "0.61 msec", "12.34 Joules"), none for plain counts.
 func countDecimals(unit string) int {
-	if unit == "msec" {
+	if unit != "" {
 		return 2
 	}
 	return 0

@@ -9,6 +9,7 @@ import (
 type row struct {
 	event   string
 	unit    string
+	scale   float64 // converts counts to unit (stat.ToUnit)
 	group   int
 	cpu     int
 	status  stat.Status
@@ -39,14 +40,6 @@ func (r row) pct() float64 { return pctRunning(r.enabled, r.running) }
 // multiplexed reports whether perf would print the "(66.67%)" running share.
 func (r row) multiplexed() bool { return r.running != r.enabled }
 
-// toUnit converts a count in raw units (ns for clocks) to what the unit column says.
-func toUnit(v float64, unit string) float64 {
-	if unit == "msec" {
-		return v / 1e6
-	}
-	return v
-}
-
 // summaryRows builds the rows of the final report. Without a Summary (a caller that did
 // not aggregate) the last run's counts are shown as they are.
 func summaryRows(res *stat.Result) []row {
@@ -59,14 +52,14 @@ func summaryRows(res *stat.Result) []row {
 	}
 	rows := make([]row, 0, len(res.Summary))
 	for _, s := range res.Summary {
-		r := row{event: s.Event, unit: s.Unit, group: s.Group, cpu: s.CPU, status: s.Status,
+		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, status: s.Status,
 			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
 			runTime: s.Running / uint64(runs), varPct: s.VarPct}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw
 		}
-		r.value = toUnit(r.value, r.unit)
+		r.value = stat.ToUnit(r.value, r.unit, r.scale)
 		rows = append(rows, r)
 	}
 	return rows
@@ -76,14 +69,14 @@ func summaryRows(res *stat.Result) []row {
 func countRows(res *stat.Result, counts []stat.Count) []row {
 	rows := make([]row, 0, len(counts))
 	for _, c := range counts {
-		r := row{event: c.Event, unit: c.Unit, group: c.Group, cpu: c.CPU, status: c.Status,
+		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, status: c.Status,
 			raw: float64(c.Raw), scaled: c.Scaled, enabled: c.Enabled, running: c.Running,
 			runTime: c.Running}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw
 		}
-		r.value = toUnit(r.value, r.unit)
+		r.value = stat.ToUnit(r.value, r.unit, r.scale)
 		rows = append(rows, r)
 	}
 	return rows

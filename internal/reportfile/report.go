@@ -179,7 +179,7 @@ func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, not
 		raw, scaled, running := "", "", ""
 		switch s.Status {
 		case stat.Counted:
-			raw, scaled = countText(s.RawMean, s.Unit), countText(s.Mean, s.Unit)
+			raw, scaled = countText(s.RawMean, s.Unit, s.UnitScale), countText(s.Mean, s.Unit, s.UnitScale)
 			running = fmt.Sprintf("%.2f%%", s.RunningPct())
 		case stat.NotCounted:
 			raw, running = "<not counted>", "0.00%"
@@ -214,10 +214,11 @@ func eventLabel(s stat.Summary) string {
 	return s.Event
 }
 
-// countText prints a count grouped by thousands, or a clock in msec with two decimals.
-func countText(v float64, unit string) string {
-	if unit == "msec" {
-		return group(fmt.Sprintf("%.2f", v/1e6)) + " msec"
+// countText prints a count grouped by thousands, or a value with a unit (a clock in msec,
+// a sysfs-scaled event) with two decimals.
+func countText(v float64, unit string, scale float64) string {
+	if unit != "" {
+		return group(fmt.Sprintf("%.2f", stat.ToUnit(v, unit, scale))) + " " + unit
 	}
 	return group(fmt.Sprintf("%.0f", v))
 }

@@ -18,6 +18,7 @@ type Event struct {
 	PMU      string
 	Resolved string // what a generic name resolved to on this CPU, if known
 	Unit     string
+	Scale    float64 // converts counts to Unit (1e-6 for clocks' ns, a sysfs .scale); 0 = none
 }
 
 // Mode says what is counted.

@@ -29,18 +29,21 @@ type Encoding struct {
 
 // Count is one event's reading at the end of a run (or of an interval).
 type Count struct {
-	Event    string   `json:"event"`            // the name as the user wrote it, with modifiers
-	Group    int      `json:"group"`            // index of the {..} group; events outside braces get their own index
-	Leader   bool     `json:"leader,omitempty"` // first event of a multi-event group
-	CPU      int      `json:"cpu"`              // -1 when aggregated over CPUs
-	Status   Status   `json:"status"`
-	Raw      uint64   `json:"raw"`             // the counter value as read
-	Scaled   float64  `json:"scaled"`          // Raw * Enabled / Running (== Raw when not multiplexed or --no-scale)
-	Enabled  uint64   `json:"time_enabled_ns"` // perf time_enabled
-	Running  uint64   `json:"time_running_ns"` // perf time_running
-	Unit     string   `json:"unit,omitempty"`  // "msec" for task-clock/cpu-clock (Raw is ns), "" for plain counts
-	Encoding Encoding `json:"encoding"`
-	Error    string   `json:"error,omitempty"` // why an event is not supported
+	Event   string  `json:"event"`            // the name as the user wrote it, with modifiers
+	Group   int     `json:"group"`            // index of the {..} group; events outside braces get their own index
+	Leader  bool    `json:"leader,omitempty"` // first event of a multi-event group
+	CPU     int     `json:"cpu"`              // -1 when aggregated over CPUs
+	Status  Status  `json:"status"`
+	Raw     uint64  `json:"raw"`             // the counter value as read
+	Scaled  float64 `json:"scaled"`          // Raw * Enabled / Running (== Raw when not multiplexed or --no-scale)
+	Enabled uint64  `json:"time_enabled_ns"` // perf time_enabled
+	Running uint64  `json:"time_running_ns"` // perf time_running
+	Unit    string  `json:"unit,omitempty"`  // "msec" for task-clock/cpu-clock (Raw is ns), "" for plain counts
+	// UnitScale converts Scaled into Unit: 1e-6 for clocks (ns -> msec), the sysfs .scale of
+	// an event such as power/energy-pkg/ (-> Joules); 0 or 1 means none.
+	UnitScale float64  `json:"unit_scale,omitempty"`
+	Encoding  Encoding `json:"encoding"`
+	Error     string   `json:"error,omitempty"` // why an event is not supported
 }
 
 // RunningPct is the share of the enabled time the counter was on the PMU, in percent.
@@ -51,12 +54,19 @@ func (c Count) RunningPct() float64 {
 	return 100 * float64(c.Running) / float64(c.Enabled)
 }
 
-// Value is what to print: the scaled count, converted to Unit (ns -> msec).
-func (c Count) Value() float64 {
-	if c.Unit == "msec" {
-		return c.Scaled / 1e6
+// Value is what to print: the scaled count, converted to Unit (ns -> msec, sysfs .scale).
+func (c Count) Value() float64 { return ToUnit(c.Scaled, c.Unit, c.UnitScale) }
+
+// ToUnit converts a count in the kernel's units to its display unit: by scale when one is
+// set, else ns to msec for clocks.
+func ToUnit(v float64, unit string, scale float64) float64 {
+	switch {
+	case scale != 0 && scale != 1:
+		return v * scale
+	case unit == "msec":
+		return v / 1e6
 	}
-	return c.Scaled
+	return v
 }
 
 // Run is one measured execution (one of -r N).
@@ -79,22 +89,23 @@ type Interval struct {
 
 // Summary aggregates one event over all runs.
 type Summary struct {
-	Event    string   `json:"event"`
-	Group    int      `json:"group"`
-	CPU      int      `json:"cpu"`
-	Status   Status   `json:"status"`
-	Unit     string   `json:"unit,omitempty"`
-	Runs     int      `json:"runs"`          // number of runs with a counted value
-	Mean     float64  `json:"mean"`          // mean of Scaled (in raw units: ns for clocks)
-	RawMean  float64  `json:"raw_mean"`      // mean of Raw
-	Stddev   float64  `json:"stddev"`        // sample standard deviation of Scaled
-	VarPct   float64  `json:"variation_pct"` // perf's "+- x%": standard error of the mean / mean * 100
-	Min      float64  `json:"min"`
-	Max      float64  `json:"max"`
-	Enabled  uint64   `json:"time_enabled_ns"` // summed over runs
-	Running  uint64   `json:"time_running_ns"` // summed over runs
-	Encoding Encoding `json:"encoding"`
-	Error    string   `json:"error,omitempty"`
+	Event     string   `json:"event"`
+	Group     int      `json:"group"`
+	CPU       int      `json:"cpu"`
+	Status    Status   `json:"status"`
+	Unit      string   `json:"unit,omitempty"`
+	UnitScale float64  `json:"unit_scale,omitempty"` // as Count.UnitScale
+	Runs      int      `json:"runs"`                 // number of runs with a counted value
+	Mean      float64  `json:"mean"`                 // mean of Scaled (in raw units: ns for clocks)
+	RawMean   float64  `json:"raw_mean"`             // mean of Raw
+	Stddev    float64  `json:"stddev"`               // sample standard deviation of Scaled
+	VarPct    float64  `json:"variation_pct"`        // perf's "+- x%": standard error of the mean / mean * 100
+	Min       float64  `json:"min"`
+	Max       float64  `json:"max"`
+	Enabled   uint64   `json:"time_enabled_ns"` // summed over runs
+	Running   uint64   `json:"time_running_ns"` // summed over runs
+	Encoding  Encoding `json:"encoding"`
+	Error     string   `json:"error,omitempty"`
 }
 
 // RunningPct is the share of enabled time the counter ran, summed over runs, in percent.

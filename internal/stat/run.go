@@ -168,7 +168,7 @@ func counts(req *Request, rs []Reading) []Count {
 		c, ok := acc[k]
 		if !ok {
 			ev := req.Events[r.Event]
-			c = &slot{Count: Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit,
+			c = &slot{Count: Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
 				Encoding: Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c

@@ -25,7 +25,7 @@ func summarize(runs []Run) []Summary {
 	first := runs[0].Counts
 	out := make([]Summary, len(first))
 	for i, c := range first {
-		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, Encoding: c.Encoding,
+		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
 			Status: c.Status, Error: c.Error}
 		var vals, raws []float64
 		for _, r := range runs {
