@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed data
@@ -76,13 +77,18 @@ type matchRule struct {
 }
 
 // Load reads the embedded catalog.
-func Load() (*Catalog, error) {
+//
+// The embedded tables are parsed once per process; every call returns the same Catalog, which
+// nothing modifies after loading (LoadExtra builds a new Table and leaves the Catalog as it is).
+func Load() (*Catalog, error) { return loadEmbedded() }
+
+var loadEmbedded = sync.OnceValues(func() (*Catalog, error) {
 	root, err := fs.Sub(dataFS, "data")
 	if err != nil {
 		return nil, err
 	}
 	return load(root)
-}
+})
 
 func load(root fs.FS) (*Catalog, error) {
 	raw, err := fs.ReadFile(root, "mapfile.json")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync"
 	"testing/fstest"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
@@ -16,15 +17,15 @@ import (
 // sysfs is the machine's /sys, as an fs.FS for the parsers.
 var sysfs = os.DirFS("/sys")
 
-// discover reads the PMUs of this machine; a machine without sysfs still counts the
-// kernel's fixed event types, so failure yields an empty system rather than an error.
-func discover() *pmu.System {
+// discover reads the PMUs of this machine, once per process; a machine without sysfs still
+// counts the kernel's fixed event types, so failure yields an empty system, not an error.
+var discover = sync.OnceValue(func() *pmu.System {
 	sys, err := pmu.Discover(sysfs)
 	if err != nil || sys == nil {
 		return &pmu.System{PMUs: map[string]*pmu.PMU{}}
 	}
 	return sys
-}
+})
 
 // eventHost is what event resolution knows of a machine: its PMUs, its sysfs (tracepoint
 // ids) and its CPU's event table. The real one reads this machine; the fake backend uses an
@@ -35,10 +36,14 @@ type eventHost struct {
 	machine *machine // nil: no CPU table
 }
 
-// realHost is this machine.
+// realHost is this machine. Without a core PMU no table event can be counted and no generic
+// name needs a label, so the CPU's table is not even loaded.
 func realHost() *eventHost {
-	m, _ := loadMachine("")
-	return &eventHost{sys: discover(), sysFS: sysfs, machine: m}
+	h := &eventHost{sys: discover(), sysFS: sysfs}
+	if h.sys.Core() != nil {
+		h.machine, _ = loadMachine("")
+	}
+	return h
 }
 
 // emptyHost knows only the kernel's fixed event types (software, hardware, cache, raw).
