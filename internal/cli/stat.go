@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
@@ -131,9 +132,12 @@ func (f *statFlags) request(args []string) (*stat.Request, error) {
 	case f.allCPUs || f.cpus != "":
 		req.Mode = stat.System
 		if f.cpus != "" {
-			cpus, err := stat.ParseCPUList(f.cpus)
+			cpus, err := pmu.ParseCPUList(f.cpus)
 			if err != nil {
 				return nil, fmt.Errorf("-C: %w", err)
+			}
+			if len(cpus) == 0 {
+				return nil, fmt.Errorf("-C %q: name at least one CPU, e.g. -C 0 or -C 0-3", f.cpus)
 			}
 			req.CPUs = cpus
 		}

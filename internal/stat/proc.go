@@ -2,10 +2,10 @@ package stat
 
 import (
 	"fmt"
+	"github.com/pmc-tools/pmc/internal/pmu"
 	"os"
 	"sort"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -33,41 +33,7 @@ func onlineCPUs() ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseCPUList(strings.TrimSpace(string(b)))
-}
-
-// ParseCPUList parses a kernel CPU list such as "0-3,5,7-8" (also -C's syntax).
-func ParseCPUList(s string) ([]int, error) {
-	var cpus []int
-	seen := map[int]bool{}
-	for _, part := range strings.Split(s, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
-		if err != nil || a < 0 {
-			return nil, fmt.Errorf("bad CPU list %q: %q is not a CPU number", s, lo)
-		}
-		b := a
-		if isRange {
-			if b, err = strconv.Atoi(hi); err != nil || b < a || b-a > 1<<16 {
-				return nil, fmt.Errorf("bad CPU list %q: bad range %q", s, part)
-			}
-		}
-		for c := a; c <= b; c++ {
-			if !seen[c] {
-				seen[c] = true
-				cpus = append(cpus, c)
-			}
-		}
-	}
-	if len(cpus) == 0 {
-		return nil, fmt.Errorf("empty CPU list %q", s)
-	}
-	sort.Ints(cpus)
-	return cpus, nil
+	return pmu.ParseCPUList(string(b))
 }
 
 func signalName(sig syscall.Signal) string {

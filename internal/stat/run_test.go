@@ -150,18 +150,6 @@ func TestParseFakeSpecRejectsTypos(t *testing.T) {
 	}
 }
 
-func TestParseCPUList(t *testing.T) {
-	got, err := ParseCPUList("0-2,5,1")
-	if err != nil || len(got) != 4 || got[3] != 5 {
-		t.Fatalf("%v %v", got, err)
-	}
-	for _, bad := range []string{"", "a", "3-1", "-1", "0-99999999"} {
-		if _, err := ParseCPUList(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 // TestToUnit: clocks go from ns to msec; a sysfs .scale (RAPL energy counts 2^-32 J each)
 // converts into its unit; no scale leaves counts alone.
 func TestToUnit(t *testing.T) {
