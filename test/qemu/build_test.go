@@ -85,6 +85,7 @@ func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error)
 		}
 		files = append(files, Exec("/bin/"+c.name, b))
 	}
+	files = append(files, Regular(metricsPath, []byte(metricsFile)))
 	if pmcErr == nil {
 		b, err := os.ReadFile(filepath.Join(work, "pmc"))
 		if err != nil {

@@ -79,6 +79,7 @@ func pmcBatch(g Guest) []Cmd {
 		l1d = "r03:u"
 	}
 	js("unimpl", "-e instructions:u,cache-misses:u,branch-misses:u,"+l1d+" -- /bin/loop "+loopArg(1000000))
+	cmds = append(cmds, issueBatch(g)...)
 	for _, n := range []int{0, ftN} {
 		ft := fmt.Sprintf("/bin/forkthreads --procs %d --threads %d --work %010d", ftProcs, ftThreads, n)
 		js(fmt.Sprintf("ft-%d", n), "-e instructions:u -- "+ft)
