@@ -12,6 +12,7 @@ import (
 // The help text is generated from what they declare.
 var commands = []func(*env) *cobra.Command{
 	newStatCmd,
+	newShowCmd,
 	newListCmd,
 	newExplainCmd,
 	newMemCmd,

@@ -222,7 +222,7 @@ func textFooter(b *bytes.Buffer, r *stat.Result) {
 		}
 	} else {
 		fmt.Fprintf(b, " %17.9f seconds time elapsed", r.ElapsedSec)
-		if r.Mode != "attach" && r.Mode != "system" { // perf shows rusage of a launched workload only
+		if r.Mode == "launch" || r.Mode == "" { // rusage exists for a launched workload only
 			fmt.Fprintf(b, "\n\n %17.9f seconds user\n %17.9f seconds sys\n", r.UserSec, r.SysSec)
 		}
 	}

@@ -2,6 +2,10 @@ package stat
 
 import "math"
 
+// Summarize fills the Summary and the mean times of res from its runs (pmc stat does it after
+// measuring; a Result read from elsewhere, such as include/pmc.h's JSON, may lack them).
+func Summarize(res *Result) { finish(res) }
+
 // finish fills the Summary and the mean times from the runs.
 func finish(res *Result) {
 	if len(res.Runs) == 0 {

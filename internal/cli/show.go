@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// showFlags are the options of `pmc show`.
+type showFlags struct {
+	sep  string
+	csv  bool
+	json bool
+}
+
+func newShowCmd(e *env) *cobra.Command {
+	f := &showFlags{}
+	cmd := &cobra.Command{
+		Use:   "show [--csv | -x SEP | --json] FILE",
+		Short: "print a saved result (pmc stat --json, or include/pmc.h's JSON) like pmc stat does",
+		Long: `Print a pmc.stat/v1 JSON file the way pmc stat prints its results. A file written by
+include/pmc.h (self-measured regions) prints one table per region, in the order the
+regions were first entered. "-" reads standard input.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readInput(args[0], cmd.InOrStdin())
+			if err != nil {
+				return usageErr(err)
+			}
+			return showResult(e.stdout, data, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV with this separator, perf's columns (RFC 4180 quoting)")
+	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
+	fl.BoolVar(&f.json, "json", false, "the JSON again, normalised (summary filled in)")
+	return cmd
+}
+
+func readInput(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		return io.ReadAll(stdin)
+	}
+	return os.ReadFile(path)
+}
+
+// savedResult is a Result file with the fields include/pmc.h adds: its runs are regions.
+type savedResult struct {
+	stat.Result
+	Regions []struct {
+		Name   string `json:"name"`
+		Run    int    `json:"run"`
+		Calls  int    `json:"calls"`
+		Parent string `json:"parent"`
+	} `json:"regions"`
+}
+
+func showResult(w io.Writer, data []byte, f *showFlags) error {
+	var saved savedResult
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&saved); err != nil {
+		return usageErr(fmt.Errorf("not a pmc result file: %w", err))
+	}
+	if saved.Schema != stat.SchemaVersion {
+		return usageErr(fmt.Errorf("schema %q: pmc show reads %s files", saved.Schema, stat.SchemaVersion))
+	}
+	if len(saved.Runs) == 0 {
+		return usageErr(errors.New("the file holds no runs"))
+	}
+	if f.csv && f.sep != "" || f.json && (f.csv || f.sep != "") {
+		return usageErr(errors.New("choose one output: --csv, -x SEP or --json"))
+	}
+	results := []*stat.Result{&saved.Result}
+	if len(saved.Regions) > 0 {
+		results = results[:0]
+		for _, reg := range saved.Regions {
+			if reg.Run < 0 || reg.Run >= len(saved.Runs) {
+				return usageErr(fmt.Errorf("region %q names run %d of %d", reg.Name, reg.Run, len(saved.Runs)))
+			}
+			r := saved.Result
+			r.Command = []string{fmt.Sprintf("region %s (%d calls)", reg.Name, reg.Calls)}
+			r.Runs = []stat.Run{saved.Runs[reg.Run]}
+			r.Repeat, r.Summary, r.Intervals, r.Metrics = 1, nil, nil, nil
+			results = append(results, &r)
+		}
+	}
+	for _, r := range results {
+		if len(r.Summary) == 0 {
+			stat.Summarize(r)
+		}
+		var err error
+		switch {
+		case f.json:
+			err = report.JSON(w, r)
+		case f.csv || f.sep != "":
+			sep := ','
+			if f.sep != "" {
+				sep = []rune(f.sep)[0]
+			}
+			err = report.CSV(w, r, report.CSVOptions{Sep: sep, Header: f.csv})
+		default:
+			err = report.Text(w, r, report.TextOptions{})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
