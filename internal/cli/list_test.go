@@ -4,22 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// updatingGoldens reports whether -update was given (the flag is defined by the package's
-// golden tests) or PMC_UPDATE_GOLDEN=1 is set.
-func updatingGoldens() bool {
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
-		return true
-	}
-	return os.Getenv("PMC_UPDATE_GOLDEN") == "1"
-}
 
 // onHost points hostFS at testdata/hosts/<name> (root) and <name>-sys (/sys) for one test.
 func onHost(t *testing.T, name string) {
@@ -40,23 +31,7 @@ func runPMC(args ...string) (string, string, int) {
 
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata/list", name)
-	if updatingGoldens() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	golden.Check(t, filepath.Join("testdata/list", name), []byte(got))
 }
 
 func TestListOnThisX86VM(t *testing.T) {

@@ -46,7 +46,7 @@ func TestShowRegions(t *testing.T) {
 		if code := Run(append(args, filepath.Join("testdata", "show", "regions.json")), &out, &stderr); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
-		golden(t, filepath.Join("testdata", "show", c.golden), out.String())
+		goldenText(t, filepath.Join("testdata", "show", c.golden), out.String())
 	}
 }
 

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"flag"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/stat")
 
 // goldenCases run `pmc stat --fake SPEC ARGS` end to end (flags, session, scaling, metrics,
 // writers) and compare everything pmc prints with testdata/stat/<name>.
@@ -53,7 +51,7 @@ func TestStatGolden(t *testing.T) {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
 			}
 			got := stdout.String() + stderr.String()
-			golden(t, filepath.Join("testdata", "stat", c.name), got)
+			goldenText(t, filepath.Join("testdata", "stat", c.name), got)
 		})
 	}
 }
@@ -85,22 +83,8 @@ func TestStatOutputFile(t *testing.T) {
 	}
 }
 
-func golden(t *testing.T, path, got string) {
+// goldenText compares pmc's output with a golden file (go test -update rewrites it).
+func goldenText(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cli -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("output differs from %s:\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	golden.Check(t, path, []byte(got))
 }

@@ -93,7 +93,7 @@ func TestStatReportGolden(t *testing.T) {
 			if !strings.Contains(out, ".") {
 				out += ".out"
 			}
-			golden(t, filepath.Join("testdata", "metrics", out), stdout.String()+stderr.String())
+			goldenText(t, filepath.Join("testdata", "metrics", out), stdout.String()+stderr.String())
 			if !c.report {
 				return
 			}
@@ -101,7 +101,7 @@ func TestStatReportGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("no report: %v", err)
 			}
-			golden(t, filepath.Join("testdata", "report", c.name+".txt"), string(data))
+			goldenText(t, filepath.Join("testdata", "report", c.name+".txt"), string(data))
 			if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 				t.Errorf("temporary files left next to the report: %v", ents)
 			}
@@ -142,7 +142,7 @@ func TestPlanGolden(t *testing.T) {
 			}
 		}
 	}
-	golden(t, filepath.Join("testdata", "metrics", "plan.txt"), b.String())
+	goldenText(t, filepath.Join("testdata", "metrics", "plan.txt"), b.String())
 }
 
 // TestCortexA5Pathology states the seed's point without a golden: the numbers perf printed

@@ -2,8 +2,8 @@ package events
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,8 +11,6 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/pmu"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/attr/*.golden")
 
 // attrCase is one line of testdata/cases.txt.
 type attrCase struct {
@@ -146,22 +144,7 @@ func TestGoldenAttrs(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got := renderGroups(c, resolveCase(t, c))
 			path := filepath.Join("testdata", "attr", c.name+".golden")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from golden:\n--- got\n%s--- want\n%s", c.name, got, want)
-			}
+			golden.Check(t, path, []byte(got))
 		})
 	}
 }

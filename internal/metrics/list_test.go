@@ -2,13 +2,10 @@ package metrics
 
 import (
 	"bytes"
-	"flag"
-	"os"
+	goldenfile "github.com/pmc-tools/pmc/internal/golden"
 	"path/filepath"
 	"testing"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func TestListGolden(t *testing.T) {
 	for _, arch := range []string{"generic", ArchARM1176} {
@@ -21,18 +18,7 @@ func TestListGolden(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden := filepath.Join("testdata", "list."+arch+".golden")
-		if *update {
-			if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s listing differs from %s (go test -update rewrites it):\n%s", arch, golden, buf.String())
-		}
+		goldenfile.Check(t, golden, buf.Bytes())
 	}
 	s, err := NewSet(Def{Name: "x", Expr: "a / b"})
 	if err != nil {

@@ -2,17 +2,12 @@ package report
 
 import (
 	"bytes"
-	"flag"
-	"fmt"
-	"os"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/stat"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 var goldenCases = []struct {
 	name  string
@@ -91,41 +86,5 @@ func TestGolden(t *testing.T) {
 // checkGolden compares got with testdata/name, or rewrites the file with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n%s", name, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows the first lines that differ, with their line numbers.
-func lineDiff(want, got string) string {
-	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g string
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if w != g {
-			fmt.Fprintf(&b, "line %d:\n  want %q\n  got  %q\n", i+1, w, g)
-			if shown++; shown == 5 {
-				break
-			}
-		}
-	}
-	return b.String()
+	golden.Check(t, filepath.Join("testdata", name), got)
 }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -37,7 +38,7 @@ func TestTextMatchesPerf(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			got := renderText(t, c.build(), TextOptions{})
 			if want := readPerf(t, c.file); !bytes.Equal(got, want) {
-				t.Errorf("pmc and perf differ:\n%s", lineDiff(string(want), string(got)))
+				t.Errorf("pmc and perf differ:\n%s", golden.Diff(string(want), string(got)))
 			}
 		})
 	}
@@ -56,7 +57,7 @@ func TestCSVMatchesPerf(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			got := renderCSV(t, c.build(), CSVOptions{Sep: c.sep})
 			if want := readPerf(t, c.file); !bytes.Equal(got, want) {
-				t.Errorf("pmc and perf differ:\n%s", lineDiff(string(want), string(got)))
+				t.Errorf("pmc and perf differ:\n%s", golden.Diff(string(want), string(got)))
 			}
 		})
 	}
@@ -94,7 +95,7 @@ func TestTextRepeatLayoutMatchesPerf(t *testing.T) {
 	got := renderText(t, caseRepeat5(), TextOptions{})
 	w, g := digit.ReplaceAllString(strings.Join(want, ""), "d"), digit.ReplaceAllString(string(got), "d")
 	if w != g {
-		t.Errorf("layout differs from perf (digits masked):\n%s", lineDiff(w, g))
+		t.Errorf("layout differs from perf (digits masked):\n%s", golden.Diff(w, g))
 	}
 }
 
@@ -104,6 +105,6 @@ func TestCSVRepeatLayoutMatchesPerf(t *testing.T) {
 	want := number.ReplaceAllString(string(readPerf(t, "repeat3.x.csv")), "N")
 	got := number.ReplaceAllString(string(renderCSV(t, caseRepeat3(), CSVOptions{Sep: ','})), "N")
 	if want != got {
-		t.Errorf("columns differ from perf (numbers masked):\n%s", lineDiff(want, got))
+		t.Errorf("columns differ from perf (numbers masked):\n%s", golden.Diff(want, got))
 	}
 }

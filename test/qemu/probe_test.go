@@ -1,8 +1,8 @@
 package qemu
 
 import (
-	"flag"
 	"fmt"
+	"github.com/pmc-tools/pmc/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
@@ -130,8 +130,6 @@ func TestProbeRaw(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite testdata/snapshot-<guest>.txt from the guests' sysfs")
-
 // TestGuestPMU: the guest kernel found the expected PMU driver; with -update the guests'
 // PMU sysfs files are saved as test data for sysfs parsers (read them with ParseSnapshot).
 func TestGuestPMU(t *testing.T) {
@@ -142,7 +140,7 @@ func TestGuestPMU(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if *update {
+			if golden.Updating() { // rewrite testdata/snapshot-<guest>.txt from the guests' sysfs
 				if err := os.WriteFile(filepath.Join("testdata", "snapshot-"+g.Name+".txt"), []byte(out), 0o644); err != nil {
 					t.Fatal(err)
 				}
