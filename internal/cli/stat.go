@@ -131,6 +131,7 @@ func (f *statFlags) request(args []string) (*stat.Request, error) {
 		req.Mode = stat.Attach
 	case f.allCPUs || f.cpus != "":
 		req.Mode = stat.System
+		req.AllCPUs = f.cpus == ""
 		if f.cpus != "" {
 			cpus, err := pmu.ParseCPUList(f.cpus)
 			if err != nil {

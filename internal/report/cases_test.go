@@ -54,72 +54,15 @@ func unsupported(event string, group int, enc stat.Encoding) stat.Count {
 		Encoding: enc, Error: noPMU}
 }
 
-// finish fills the Summary and the mean times the way package stat does: mean and sample
-// standard deviation over the runs, perf's "+- x%" as the standard error of the mean
-// relative to the mean.
+// finish fills the Summary and the mean times with package stat's own Summarize, so the
+// writers are tested on exactly what pmc stat hands them.
 func finish(r *stat.Result) *stat.Result {
 	r.Schema = stat.SchemaVersion
 	if r.Repeat == 0 {
 		r.Repeat = len(r.Runs)
 	}
-	var el, user, sys []float64
-	for _, run := range r.Runs {
-		el, user, sys = append(el, run.ElapsedSec), append(user, run.UserSec), append(sys, run.SysSec)
-	}
-	r.ElapsedSec, r.ElapsedStd = meanStd(el)
-	r.UserSec, _ = meanStd(user)
-	r.SysSec, _ = meanStd(sys)
-	r.Summary = nil
-	for i, c := range r.Runs[0].Counts {
-		s := stat.Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Status: c.Status,
-			Unit: c.Unit, Encoding: c.Encoding, Error: c.Error}
-		var vals, raws []float64
-		for _, run := range r.Runs {
-			rc := run.Counts[i]
-			s.Enabled += rc.Enabled
-			s.Running += rc.Running
-			if rc.Status == stat.Counted {
-				vals, raws = append(vals, rc.Scaled), append(raws, float64(rc.Raw))
-			}
-		}
-		s.Runs = len(vals)
-		if len(vals) > 0 {
-			s.Mean, s.Stddev = meanStd(vals)
-			s.RawMean, _ = meanStd(raws)
-			s.Min, s.Max = slicesMinMax(vals)
-			if s.Mean != 0 && len(vals) > 1 {
-				s.VarPct = 100 * s.Stddev / math.Sqrt(float64(len(vals))) / s.Mean
-			}
-		}
-		r.Summary = append(r.Summary, s)
-	}
+	stat.Summarize(r)
 	return r
-}
-
-func meanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
-}
-
-func slicesMinMax(xs []float64) (lo, hi float64) {
-	lo, hi = xs[0], xs[0]
-	for _, x := range xs {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	return lo, hi
 }
 
 // The metrics perf prints for software events, computed from the counts as package

@@ -49,7 +49,7 @@ func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
 		return err
 	}
 	var b bytes.Buffer
-	b.WriteString("\n " + textTitle(r) + ":\n\n")
+	b.WriteString("\n " + Title(r) + ":\n\n")
 	rows := summaryRows(r)
 	orphans := attachMetrics(rows, append(append([]stat.Metric(nil), r.Metrics...), opt.Metrics...))
 	repeated := repeats(r) > 1
@@ -98,8 +98,8 @@ func textInterval(b *bytes.Buffer, r *stat.Result, iv stat.Interval, first bool,
 	}
 }
 
-// textTitle is perf's "Performance counter stats for ..." line without the colon.
-func textTitle(r *stat.Result) string {
+// Title is perf's "Performance counter stats for ..." line without the colon.
+func Title(r *stat.Result) string {
 	var target string
 	switch r.Mode {
 	case "attach":
@@ -109,7 +109,7 @@ func textTitle(r *stat.Result) string {
 		}
 		target = "process id '" + strings.Join(pids, ",") + "'"
 	case "system":
-		if len(r.CPUs) > 0 {
+		if len(r.CPUs) > 0 && !r.AllCPUs {
 			target = "'CPU(s) " + cpuList(r.CPUs) + "'"
 		} else {
 			target = "'system wide'"

@@ -102,7 +102,7 @@ func TestTitles(t *testing.T) {
 		{stat.Result{Mode: "system", CPUs: []int{0}}, "Performance counter stats for 'CPU(s) 0'"},
 		{stat.Result{Mode: "system", CPUs: []int{0, 1, 2, 3, 6, 8, 9}}, "Performance counter stats for 'CPU(s) 0-3,6,8-9'"},
 	} {
-		if got := textTitle(&c.r); got != c.want {
+		if got := Title(&c.r); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
 		}
 	}

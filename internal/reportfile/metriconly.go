@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"github.com/pmc-tools/pmc/internal/report"
 	"io"
 	"strconv"
 	"strings"
@@ -35,40 +36,11 @@ func notes(m stat.Metric) []string {
 	return out
 }
 
-// title is perf's "Performance counter stats for ..." line.
-func title(res *stat.Result) string {
-	var t string
-	switch res.Mode {
-	case "attach":
-		pids := make([]string, len(res.PIDs))
-		for i, p := range res.PIDs {
-			pids[i] = strconv.Itoa(p)
-		}
-		t = "process id '" + strings.Join(pids, ",") + "'"
-	case "system":
-		t = "'system wide'"
-		if len(res.CPUs) > 0 {
-			cpus := make([]string, len(res.CPUs))
-			for i, c := range res.CPUs {
-				cpus[i] = strconv.Itoa(c)
-			}
-			t = "'CPU(s) " + strings.Join(cpus, ",") + "'"
-		}
-	default:
-		t = "'" + strings.Join(res.Command, " ") + "'"
-	}
-	t = "Performance counter stats for " + t
-	if n := len(res.Runs); n > 1 {
-		t += fmt.Sprintf(" (%d runs)", n)
-	}
-	return t
-}
-
 // MetricOnlyText prints the metrics of res as a table: value, unit, name and, after "!!",
 // what makes a value doubtful; the elapsed time follows as in perf's output.
 func MetricOnlyText(w io.Writer, res *stat.Result) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "\n %s:\n\n", title(res))
+	fmt.Fprintf(&b, "\n %s:\n\n", report.Title(res))
 	if len(res.Metrics) == 0 {
 		b.WriteString("   no metrics: none applies to the events counted\n")
 	}

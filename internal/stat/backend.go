@@ -37,6 +37,7 @@ type Request struct {
 	Command       []string // launch (and optionally system) mode
 	PIDs          []int    // attach mode
 	CPUs          []int    // system mode; empty means every online CPU
+	AllCPUs       bool     // system mode on every online CPU (-a without -C)
 	PerCPU        bool     // -A: keep one row per CPU
 	NoScale       bool
 	Repeat        int // >= 1

@@ -121,12 +121,13 @@ func (s Summary) RunningPct() float64 {
 type Result struct {
 	Schema     string     `json:"schema"`
 	Command    []string   `json:"command,omitempty"`
-	Mode       string     `json:"mode"`           // "launch", "attach", "system"
-	PIDs       []int      `json:"pids,omitempty"` // attach mode
-	CPUs       []int      `json:"cpus,omitempty"` // system mode CPU list
-	Scaled     bool       `json:"scaled"`         // false with --no-scale
-	Repeat     int        `json:"repeat"`         // -r
-	Backend    string     `json:"backend"`        // "perf_event" or "fake"
+	Mode       string     `json:"mode"`               // "launch", "attach", "system"
+	PIDs       []int      `json:"pids,omitempty"`     // attach mode
+	CPUs       []int      `json:"cpus,omitempty"`     // system mode CPU list
+	AllCPUs    bool       `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
+	Scaled     bool       `json:"scaled"`             // false with --no-scale
+	Repeat     int        `json:"repeat"`             // -r
+	Backend    string     `json:"backend"`            // "perf_event" or "fake"
 	Runs       []Run      `json:"runs"`
 	Summary    []Summary  `json:"summary"`
 	Intervals  []Interval `json:"intervals,omitempty"`

@@ -25,6 +25,7 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result
 		Mode:    string(req.Mode),
 		PIDs:    req.PIDs,
 		CPUs:    req.CPUs,
+		AllCPUs: req.AllCPUs,
 		Scaled:  !req.NoScale,
 		Repeat:  req.Repeat,
 		Backend: b.Name(),
