@@ -1,7 +1,6 @@
 package report
 
 import (
-	"math"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/stat"
