@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -375,5 +376,31 @@ func TestIntervalsReal(t *testing.T) {
 	}
 	if total := r.Runs[0].Counts[0].Raw; sum != total {
 		t.Errorf("interval deltas sum to %d, total is %d", sum, total)
+	}
+}
+
+// TestAttachEndsWithProcess: without --duration, pmc stat -p stops when every attached
+// process has exited, as perf does, and prints what it counted.
+func TestAttachEndsWithProcess(t *testing.T) {
+	a := exec.Command("sleep", "0.3")
+	b := exec.Command("sleep", "0.6")
+	for _, c := range []*exec.Cmd{a, b} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		go c.Wait()
+	}
+	start := time.Now()
+	r, code := pmcJSON(t, "-p", fmt.Sprintf("%d,%d", a.Process.Pid, b.Process.Pid), "-e", "task-clock,context-switches")
+	took := time.Since(start)
+	if code != 0 || took > 3*time.Second {
+		t.Fatalf("exit %d after %v: want 0 soon after the last process ended", code, took)
+	}
+	// The second sleep ends about 0.6 s after it started: pmc must have waited for it.
+	if r.ElapsedSec < 0.4 || r.ElapsedSec > 2 {
+		t.Errorf("elapsed %.3f s: want about 0.6 s (until the last process exits)", r.ElapsedSec)
+	}
+	if s := summary(t, r, "context-switches"); s.Status != stat.Counted {
+		t.Errorf("context-switches %+v", s)
 	}
 }

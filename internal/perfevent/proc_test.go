@@ -229,3 +229,31 @@ func TestEnableOnExecTaskClock(t *testing.T) {
 		t.Errorf("task-clock of true after a 50 ms wait: %v (elapsed %v)", tc, st.Elapsed)
 	}
 }
+
+// TestGone: the channel closes once the process has exited (and been reaped), and not
+// before. A child is used as the simplest process to end on cue; a pidfd polls readable at
+// the exit of any process, child or not.
+func TestGone(t *testing.T) {
+	cmd := exec.Command("sleep", "0.2")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done, err := perfevent.Gone(cmd.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+		t.Fatal("closed while the process runs")
+	case <-time.After(50 * time.Millisecond):
+	}
+	go cmd.Wait()
+	select {
+	case <-done:
+	case <-time.After(3 * time.Second):
+		t.Fatal("not closed 3 s after the process ended")
+	}
+	if _, err := perfevent.Gone(1 << 30); err == nil {
+		t.Error("no error for a pid that does not exist")
+	}
+}

@@ -46,7 +46,8 @@ type kernelSession struct {
 	waitErr  error
 	started  bool
 	stopOnce sync.Once
-	unsignal func() // stops forwarding signals to the workload
+	unsignal func()        // stops forwarding signals to the workload
+	allGone  chan struct{} // attach mode: closed when every attached process has exited
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
@@ -74,7 +75,31 @@ func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, erro
 		s.Close()
 		return nil, err
 	}
+	if req.Mode == Attach {
+		s.watchExits(req.PIDs)
+	}
 	return s, nil
+}
+
+// watchExits closes allGone once every attached process has exited: like perf, pmc stat -p
+// stops when there is nothing left to count.
+func (s *kernelSession) watchExits(pids []int) {
+	s.allGone = make(chan struct{})
+	var gone []<-chan struct{}
+	for _, pid := range pids {
+		if ch, err := perfevent.Gone(pid); err == nil {
+			gone = append(gone, ch)
+		}
+	}
+	if len(gone) < len(pids) {
+		return // cannot watch them all: stop at Ctrl-C or --duration only
+	}
+	go func() {
+		for _, ch := range gone {
+			<-ch
+		}
+		close(s.allGone)
+	}()
 }
 
 func (k Kernel) targets(req *Request) ([]target, error) {
@@ -262,6 +287,7 @@ func (s *kernelSession) wait() {
 	select {
 	case <-s.ctx.Done():
 	case <-timeout:
+	case <-s.allGone: // nil (never) outside attach mode
 	}
 	s.mu.Lock()
 	s.outcome = Outcome{Elapsed: time.Since(s.start)}
