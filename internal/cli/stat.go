@@ -232,6 +232,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)
+		for _, n := range res.Notes {
+			fmt.Fprintf(e.stderr, "pmc: %s\n", n)
+		}
 	}
 	if runErr != nil {
 		return &exitError{code: exitStatusFor(runErr), err: runErr}

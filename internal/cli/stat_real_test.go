@@ -404,3 +404,56 @@ func TestAttachEndsWithProcess(t *testing.T) {
 		t.Errorf("context-switches %+v", s)
 	}
 }
+
+// TestUnprivileged runs pmc as user nobody. At perf_event_paranoid >= 2 the kernel refuses
+// events that count kernel time; pmc then counts user space only, like perf, and says so
+// in one line. System-wide counting is refused with the sysctl that allows it.
+func TestUnprivileged(t *testing.T) {
+	setpriv, err := exec.LookPath("setpriv")
+	if err != nil || os.Getuid() != 0 {
+		t.Skip("needs root and setpriv to switch to an unprivileged user")
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, err := os.MkdirTemp("", "pmc-user-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "pmc")
+	data, _ := os.ReadFile(self)
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	asNobody := func(args ...string) (string, int) {
+		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", bin}, args...)...)
+		cmd.Env = append(os.Environ(), cliModeEnv+"=1")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	paranoid, _ := strconv.Atoi(strings.TrimSpace(func() string { b, _ := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); return string(b) }()))
+	out, code := asNobody("stat", "-e", "task-clock,page-faults", "--", "/bin/true")
+	if code != 0 || !strings.Contains(out, "page-faults") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	note := strings.Contains(out, "counting user space only (as :u) for task-clock, page-faults")
+	if paranoid >= 2 && !note || paranoid < 2 && note {
+		t.Errorf("paranoid %d: user-space-only note shown = %v:\n%s", paranoid, note, out)
+	}
+	if paranoid >= 1 {
+		out, code = asNobody("stat", "-a", "-e", "cpu-clock", "--duration", "10ms")
+		if code != 1 || !strings.Contains(out, "sysctl -w kernel.perf_event_paranoid") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
+			t.Errorf("system-wide as nobody: exit %d, want 1 and a one-line error naming the sysctl:\n%s", code, out)
+		}
+	}
+}

@@ -82,5 +82,6 @@ type Session interface {
 	Ticks() <-chan time.Duration // interval ticks carrying the time since Start; nil without -I
 	Done() <-chan struct{}       // closed when the workload ended, ctx was cancelled or Duration passed
 	Outcome() (Outcome, error)   // valid after Done
+	Notes() []string             // what the backend changed to make the count possible
 	Close() error                // release every fd; kill the workload if it never started
 }

@@ -157,3 +157,5 @@ func (s *fakeSession) Outcome() (Outcome, error) {
 }
 
 func (s *fakeSession) Close() error { return nil }
+
+func (s *fakeSession) Notes() []string { return nil }

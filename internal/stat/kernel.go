@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,6 +50,7 @@ type kernelSession struct {
 	stopOnce sync.Once
 	unsignal func()        // stops forwarding signals to the workload
 	allGone  chan struct{} // attach mode: closed when every attached process has exited
+	userOnly []string      // events counted in user space only after a permission refusal
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
@@ -162,7 +165,7 @@ func (s *kernelSession) open(targets []target) error {
 					group = append(group, sl)
 					continue
 				}
-				c, err := perfevent.Open(evs[e].Name, evs[e].Attr, t.pid, t.cpu, leader)
+				c, err := s.openEvent(e, t, leader)
 				if err != nil {
 					if errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles) {
 						return err
@@ -196,6 +199,37 @@ func (s *kernelSession) open(targets []target) error {
 		}
 	}
 	return nil
+}
+
+// openEvent opens event e on t. Like perf, when the kernel refuses an event that counts
+// kernel time (perf_event_paranoid >= 2 without CAP_PERFMON) it is retried in user space
+// only; unlike perf, pmc says so (Notes) instead of changing the meaning quietly.
+func (s *kernelSession) openEvent(e int, t target, leader *perfevent.Counter) (*perfevent.Counter, error) {
+	ev := s.req.Events[e]
+	c, err := perfevent.Open(ev.Name, ev.Attr, t.pid, t.cpu, leader)
+	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks {
+		return c, err
+	}
+	attr := ev.Attr
+	attr.ExcludeKernel, attr.ExcludeHV = true, true
+	c, err2 := perfevent.Open(ev.Name, attr, t.pid, t.cpu, leader)
+	if err2 != nil {
+		return nil, err // the original refusal says what to change
+	}
+	if !slices.Contains(s.userOnly, ev.Name) {
+		s.userOnly = append(s.userOnly, ev.Name)
+	}
+	return c, nil
+}
+
+// Notes says which events were counted in user space only.
+func (s *kernelSession) Notes() []string {
+	if len(s.userOnly) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("counting user space only (as :u) for %s: kernel.perf_event_paranoid is %s; "+
+		"run as root, grant CAP_PERFMON or `sysctl -w kernel.perf_event_paranoid=1` to include the kernel",
+		strings.Join(s.userOnly, ", "), perfevent.Paranoid())}
 }
 
 func (s *kernelSession) Start() error {

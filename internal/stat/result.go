@@ -137,6 +137,9 @@ type Result struct {
 	UserSec    float64    `json:"user_sec"`    // mean over runs
 	SysSec     float64    `json:"sys_sec"`
 	Metrics    []Metric   `json:"metrics,omitempty"`
+	// Notes say what pmc changed to count at all, e.g. user space only under
+	// perf_event_paranoid; each is one line, printed to stderr too.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Metric is a value derived from counts (IPC, miss ratios, rates), computed by package metrics.

@@ -3,6 +3,7 @@ package stat
 import (
 	"context"
 	"errors"
+	"slices"
 )
 
 // Options tunes Run beyond the Request.
@@ -34,7 +35,7 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result
 		if err := ctx.Err(); err != nil && i > 0 {
 			break // Ctrl-C between runs: keep what we have
 		}
-		run, ivs, err := runOnce(ctx, b, req, i, opt)
+		run, ivs, err := runOnce(ctx, b, req, i, opt, res)
 		if err != nil {
 			finish(res)
 			return res, err
@@ -54,12 +55,17 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result
 	return res, nil
 }
 
-func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options) (Run, []Interval, error) {
+func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options, res *Result) (Run, []Interval, error) {
 	s, err := b.Begin(ctx, req, idx)
 	if err != nil {
 		return Run{}, nil, err
 	}
 	defer s.Close()
+	for _, n := range s.Notes() {
+		if !slices.Contains(res.Notes, n) {
+			res.Notes = append(res.Notes, n)
+		}
+	}
 	if err := s.Start(); err != nil {
 		return Run{}, nil, err
 	}
