@@ -29,9 +29,9 @@ func formatCount(v float64, unit string) string {
 	return strconv.FormatFloat(v, 'f', countDecimals(unit), 64)
 }
 
-// groupDigits inserts sep between groups of three digits of the integer part of a number
+// GroupDigits inserts sep between groups of three digits of the integer part of a number
 // printed by formatCount. sep == 0 leaves s unchanged.
-func groupDigits(s string, sep rune) string {
+func GroupDigits(s string, sep rune) string {
 	if sep == 0 {
 		return s
 	}

@@ -154,7 +154,7 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 	prefix += cpuPrefix(r.cpu)
 	value := r.marker()
 	if r.hasValue() {
-		value = groupDigits(formatCount(r.value, r.unit), opt.Thousands)
+		value = GroupDigits(formatCount(r.value, r.unit), opt.Thousands)
 	}
 	fmt.Fprintf(b, "%s%*s %-*s ", prefix, valueWidth, value, unitWidth, r.unit)
 	switch {

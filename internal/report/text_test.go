@@ -32,11 +32,11 @@ func TestThousands(t *testing.T) {
 		"0": "0", "999": "999", "1000": "1.000", "1234567.89": "1.234.567.89",
 		"-1234": "-1.234", "123456": "123.456",
 	} {
-		if got := groupDigits(in, '.'); got != want {
-			t.Errorf("groupDigits(%q, '.') = %q, want %q", in, got, want)
+		if got := GroupDigits(in, '.'); got != want {
+			t.Errorf("GroupDigits(%q, '.') = %q, want %q", in, got, want)
 		}
 	}
-	if got := groupDigits("102013.00", ','); got != "102,013.00" {
+	if got := GroupDigits("102013.00", ','); got != "102,013.00" {
 		t.Errorf("msec grouping: %q", got)
 	}
 }

@@ -3,6 +3,7 @@ package reportfile
 import (
 	"bytes"
 	"fmt"
+	"github.com/pmc-tools/pmc/internal/report"
 	"io"
 	"strings"
 	"time"
@@ -223,25 +224,8 @@ func countText(v float64, unit string, scale float64) string {
 	return group(fmt.Sprintf("%.0f", v))
 }
 
-// group inserts ',' between groups of three digits of the integer part of a formatted number.
-func group(s string) string {
-	sign := ""
-	if strings.HasPrefix(s, "-") {
-		sign, s = "-", s[1:]
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	if frac != "" {
-		frac = "." + frac
-	}
-	var out []byte
-	for i := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, intPart[i])
-	}
-	return sign + string(out) + frac
-}
+// group separates thousands with commas, as the report prints every number.
+func group(s string) string { return report.GroupDigits(s, ',') }
 
 // writeMetrics prints the metrics by section; every metric says whether its operands were
 // measured together, and a warning points to its note.
