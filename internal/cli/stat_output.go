@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/perfevent"
@@ -126,26 +124,12 @@ func noPMUHint(w io.Writer, res *stat.Result) {
 			}
 		}
 	}
-	if hw == 0 || unsupported < hw || hasCPUPMU() {
+	if hw == 0 || unsupported < hw || discover().Core() != nil {
 		return
 	}
 	fmt.Fprintln(w, "pmc: hardware events are <not supported> here: this machine exposes no hardware PMU "+
 		"(no cpu PMU in /sys/bus/event_source/devices, common in VMs); software events work: "+
 		"-e task-clock,page-faults,context-switches,cpu-migrations")
-}
-
-func hasCPUPMU() bool {
-	ents, err := os.ReadDir("/sys/bus/event_source/devices")
-	if err != nil {
-		return false
-	}
-	for _, e := range ents {
-		n := e.Name()
-		if n == "cpu" || n == "cpu_core" || strings.HasPrefix(n, "armv") || strings.HasPrefix(n, "arm_") {
-			return true
-		}
-	}
-	return false
 }
 
 // exitStatusFor maps a measurement failure to pmc's exit status: 127/126 for a command that
