@@ -74,6 +74,26 @@ func TestDiscoverSnapshots(t *testing.T) {
 		check  func(t *testing.T, s *System)
 	}
 	cases := map[string]want{
+		// Real snapshots taken in the QEMU guests by test/qemu (Debian 6.1 kernels).
+		"arm64-qemu-cortex-a57-real": {core: "armv8_pmuv3", online: []int{0},
+			pmus: []string{"armv8_pmuv3", "breakpoint", "kprobe", "software", "tracepoint", "uprobe"},
+			check: func(t *testing.T, s *System) {
+				p := s.PMUs["armv8_pmuv3"]
+				// The generic PMUv3 driver lists only what QEMU's PMCEID advertises.
+				if p.Type != 8 || p.Formats["event"].Mask() != 0xffff || len(p.Events) != 2 ||
+					p.Events["inst_retired"].Terms != "event=0x0008" || p.Events["cpu_cycles"].Terms != "event=0x0011" {
+					t.Errorf("armv8_pmuv3 = %+v", p)
+				}
+			}},
+		"armv7-qemu-cortex-a7-real": {core: "armv7_cortex_a7", online: []int{0},
+			pmus: []string{"armv7_cortex_a7", "breakpoint", "kprobe", "software", "tracepoint", "uprobe"},
+			check: func(t *testing.T, s *System) {
+				p := s.PMUs["armv7_cortex_a7"]
+				if p.Type != 8 || p.Formats["event"].Mask() != 0xff || len(p.Events) < 20 ||
+					p.Events["inst_retired"].Terms != "event=0x08" || p.Events["l1d_cache_refill"].Terms != "event=0x03" {
+					t.Errorf("armv7_cortex_a7 = %+v", p)
+				}
+			}},
 		"x86_64-kvm-epyc": {pmus: []string{"breakpoint", "msr", "software", "tracepoint", "uprobe"}, online: []int{0, 1},
 			check: func(t *testing.T, s *System) {
 				m := s.PMUs["msr"]
