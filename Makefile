@@ -29,6 +29,7 @@ deps:
 	./scripts/deps.sh
 
 test-go:
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
 	GOARCH=arm GOARM=7 $(GO) vet ./...
@@ -37,6 +38,7 @@ test-go:
 test-qemu:
 	./test/qemu/run.sh
 
+# Every fuzz target for FUZZTIME each (default 10s); FUZZTIME=5m scripts/fuzz.sh ./internal/x for one package.
 fuzz:
 	./scripts/fuzz.sh
 
