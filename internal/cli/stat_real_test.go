@@ -39,7 +39,7 @@ func pmcJSON(t *testing.T, args ...string) (*stat.Result, int) {
 	out := filepath.Join(t.TempDir(), "r.json")
 	full := append([]string{"stat", "--json", "-o", out}, args...)
 	var stdout, stderr bytes.Buffer
-	code := Run(full, &stdout, &stderr)
+	code := testRun(full, &stdout, &stderr)
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("pmc %v: exit %d, no output file: %v\n%s", full, code, err, stderr.String())
@@ -428,9 +428,16 @@ func TestUnprivileged(t *testing.T) {
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Under go test -cover the binary writes coverage data at exit to GOCOVERDIR, which nobody
+	// cannot write: give it a directory of its own so that its stderr holds only pmc's lines.
+	cover := filepath.Join(dir, "cover")
+	if err := os.Mkdir(cover, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(cover, 0o777)
 	asNobody := func(args ...string) (string, int) {
 		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", bin}, args...)...)
-		cmd.Env = append(os.Environ(), cliModeEnv+"=1")
+		cmd.Env = append(os.Environ(), cliModeEnv+"=1", "GOCOVERDIR="+cover)
 		cmd.Dir = dir
 		out, err := cmd.CombinedOutput()
 		code := 0
