@@ -1,4 +1,4 @@
-// Command pmc counts, explains, compares and samples hardware performance events on Linux.
+// Command pmc counts hardware performance events on Linux and explains what they count.
 package main
 
 import (
