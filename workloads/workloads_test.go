@@ -10,57 +10,20 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
-var (
-	buildOnce sync.Once
-	buildDir  string
-	buildErr  error
-)
-
-// bin returns the path of a host workload binary, building all of them once.
+// bin returns the path of a host workload binary (testenv builds them outside the tree).
 func bin(t *testing.T, name string) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		if _, err := exec.LookPath("make"); err != nil {
-			buildErr = fmt.Errorf("make not found: %w", err)
-			return
-		}
-		if _, err := exec.LookPath("cc"); err != nil {
-			buildErr = fmt.Errorf("cc not found (install gcc): %w", err)
-			return
-		}
-		out, err := exec.Command("make", "-s", "host").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("make host: %w\n%s", err, out)
-			return
-		}
-		arch, err := exec.Command("uname", "-m").Output()
-		if err != nil {
-			buildErr = fmt.Errorf("uname -m: %w", err)
-			return
-		}
-		buildDir = filepath.Join("build", strings.TrimSpace(string(arch)))
-	})
-	if buildErr != nil {
-		if errors.Is(buildErr, exec.ErrNotFound) {
-			t.Skipf("cannot build the workloads: %v", buildErr)
-		}
-		t.Fatal(buildErr)
-	}
-	p := filepath.Join(buildDir, name)
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("workload binary missing after make: %v", err)
-	}
-	return p
+	return testenv.Workload(t, name)
 }
 
 // fixedEnv is the environment of every measured run: libc start-up cost depends on it.
@@ -240,8 +203,13 @@ var callgrindIr = regexp.MustCompile(`Collected : (\d+)`)
 // irOf runs a workload under callgrind and returns its exact user-space instruction count.
 func irOf(t *testing.T, name string, args ...string) uint64 {
 	t.Helper()
-	full := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", bin(t, name)}, args...)
+	// Run as ./NAME from its directory: argv[0]'s length moves the argument strings, whose
+	// alignment changes libc start-up by a few instructions (see loop.c), so it is the same
+	// wherever the binaries were built.
+	path := bin(t, name)
+	full := append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "./" + filepath.Base(path)}, args...)
 	cmd := exec.Command("valgrind", full...)
+	cmd.Dir = filepath.Dir(path)
 	cmd.Env = fixedEnv
 	out, err := cmd.CombinedOutput()
 	if err != nil {

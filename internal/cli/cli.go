@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 )
@@ -21,6 +22,9 @@ var commands = []func(*env) *cobra.Command{
 // env carries what every subcommand needs from the outside world, so tests can swap it.
 type env struct {
 	stdout, stderr io.Writer
+	// workload holds the standard streams a launched command inherits (stdin, stdout,
+	// stderr): pmc's own in production, anything but the test log in tests.
+	workload [3]*os.File
 }
 
 // exitError carries a process exit status through cobra (e.g. the workload's status).
@@ -38,10 +42,14 @@ func (e *exitError) Error() string {
 
 // Run executes pmc with args (without the program name) and returns the process exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{os.Stdin, os.Stdout, os.Stderr}})
+}
+
+func run(args []string, e *env) int {
+	stdout, stderr := e.stdout, e.stderr
 	root := &cobra.Command{
 		Use:           "pmc",
-		Short:         "count, explain, compare and sample hardware performance events",
+		Short:         "count hardware performance events and explain what they count",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -35,7 +35,7 @@ func mustContain(t *testing.T, out string, wants ...string) {
 // runPMC runs pmc with args and returns stdout, stderr and the exit status.
 func runPMC(args ...string) (string, string, int) {
 	var out, errb bytes.Buffer
-	code := Run(args, &out, &errb)
+	code := testRun(args, &out, &errb)
 	return out.String(), errb.String(), code
 }
 

@@ -1,11 +1,12 @@
 package cli
 
 import (
+	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // cliModeEnv makes the test binary behave as the pmc command itself, so tests can run pmc as
@@ -33,17 +34,19 @@ func pmcCmd(t *testing.T, args ...string) *exec.Cmd {
 	return cmd
 }
 
-// workload returns the path of a built-in workload, building them if needed.
+// workload returns the path of a built-in workload (built outside the tree if needed).
 func workload(t *testing.T, name string) string {
 	t.Helper()
-	dir, _ := filepath.Abs(filepath.Join("..", "..", "workloads"))
-	arch := map[string]string{"amd64": "x86_64", "arm64": "aarch64", "arm": "armv7l"}[runtime.GOARCH]
-	p := filepath.Join(dir, "build", arch, name)
-	if _, err := os.Stat(p); err != nil {
-		out, err := exec.Command("make", "-s", "-C", dir).CombinedOutput()
-		if err != nil {
-			t.Fatalf("building workloads: %v\n%s", err, out)
-		}
+	return testenv.Workload(t, name)
+}
+
+// testRun runs pmc in-process like Run, except that a launched workload reads and writes
+// /dev/null: its output must not reach the test log.
+func testRun(args []string, stdout, stderr io.Writer) int {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		panic(err)
 	}
-	return p
+	defer null.Close()
+	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{null, null, null}})
 }

@@ -20,7 +20,7 @@ func TestMemBadFlags(t *testing.T) {
 	}
 	for want, args := range cases {
 		var out, errb bytes.Buffer
-		code := Run(args, &out, &errb)
+		code := testRun(args, &out, &errb)
 		msg := errb.String()
 		if code != 1 || !strings.Contains(msg, strings.Fields(want)[0]) || strings.Count(msg, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want 1 and one line naming %s", args, code, msg, want)
@@ -32,7 +32,7 @@ func TestMemBadFlags(t *testing.T) {
 // schema, one point per size, samples as asked.
 func TestMemJSONSmall(t *testing.T) {
 	var out, errb bytes.Buffer
-	code := Run([]string{"mem", "--json", "--min", "16K", "--max", "64K", "--steps-per-octave", "1",
+	code := testRun([]string{"mem", "--json", "--min", "16K", "--max", "64K", "--steps-per-octave", "1",
 		"--hops", "12000", "--samples", "30"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())

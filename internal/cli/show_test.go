@@ -18,15 +18,15 @@ func TestShowRoundTrip(t *testing.T) {
 	} {
 		spec := filepath.Join("testdata", "fake", c.fake)
 		var text, js, stderr bytes.Buffer
-		if code := Run(append([]string{"stat", "--fake", spec}, strings.Fields(c.args)...), &bytes.Buffer{}, &text); code != 0 {
+		if code := testRun(append([]string{"stat", "--fake", spec}, strings.Fields(c.args)...), &bytes.Buffer{}, &text); code != 0 {
 			t.Fatalf("%s: stat exit %d", c.fake, code)
 		}
 		saved := filepath.Join(t.TempDir(), "r.json")
-		if code := Run(append([]string{"stat", "--fake", spec, "--json", "-o", saved}, strings.Fields(c.args)...), &js, &stderr); code != 0 {
+		if code := testRun(append([]string{"stat", "--fake", spec, "--json", "-o", saved}, strings.Fields(c.args)...), &js, &stderr); code != 0 {
 			t.Fatalf("%s: stat --json exit %d: %s", c.fake, code, stderr.String())
 		}
 		var shown bytes.Buffer
-		if code := Run([]string{"show", saved}, &shown, &stderr); code != 0 {
+		if code := testRun([]string{"show", saved}, &shown, &stderr); code != 0 {
 			t.Fatalf("%s: show exit %d: %s", c.fake, code, stderr.String())
 		}
 		if shown.String() != text.String() {
@@ -43,7 +43,7 @@ func TestShowRegions(t *testing.T) {
 	} {
 		var out, stderr bytes.Buffer
 		args := append([]string{"show"}, strings.Fields(c.flags)...)
-		if code := Run(append(args, filepath.Join("testdata", "show", "regions.json")), &out, &stderr); code != 0 {
+		if code := testRun(append(args, filepath.Join("testdata", "show", "regions.json")), &out, &stderr); code != 0 {
 			t.Fatalf("exit %d: %s", code, stderr.String())
 		}
 		goldenText(t, filepath.Join("testdata", "show", c.golden), out.String())
@@ -65,7 +65,7 @@ func TestShowErrors(t *testing.T) {
 		{filepath.Join(dir, "missing"), "no such file"},
 	} {
 		var out, stderr bytes.Buffer
-		if code := Run([]string{"show", c.file}, &out, &stderr); code != 1 || !strings.Contains(stderr.String(), c.want) {
+		if code := testRun([]string{"show", c.file}, &out, &stderr); code != 1 || !strings.Contains(stderr.String(), c.want) {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and %q", filepath.Base(c.file), code, stderr.String(), c.want)
 		}
 	}

@@ -84,11 +84,11 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 }
 
 // request turns flags and arguments into a validated stat.Request (events not yet resolved).
-func (f *statFlags) request(args []string) (*stat.Request, error) {
+func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, error) {
 	req := &stat.Request{
 		Command: args, Repeat: f.repeat, Warmup: f.warmup, NoScale: f.noScale,
 		PerCPU: f.noAggr, Duration: f.duration, IntervalCount: f.intervalCount,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin: stdio[0], Stdout: stdio[1], Stderr: stdio[2],
 	}
 	switch {
 	case f.repeat < 1:
@@ -169,7 +169,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if f.metric.list {
 		return listMetrics(e.stdout, plan, facts)
 	}
-	req, err := f.request(args)
+	req, err := f.request(args, e.workload)
 	if err != nil {
 		return usageErr(err)
 	}

@@ -46,7 +46,7 @@ func TestStatGolden(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			args := append([]string{"stat", "--fake", filepath.Join("testdata", "fake", c.fake)}, strings.Fields(c.args)...)
 			var stdout, stderr bytes.Buffer
-			code := Run(args, &stdout, &stderr)
+			code := testRun(args, &stdout, &stderr)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
 			}
@@ -62,7 +62,7 @@ func TestStatOutputFile(t *testing.T) {
 	out := filepath.Join(dir, "out.csv")
 	spec := filepath.Join("testdata", "fake", "pmu.json")
 	var stdout, stderr bytes.Buffer
-	if code := Run([]string{"stat", "--fake", spec, "-x,", "-o", out, "--", "./matmul"}, &stdout, &stderr); code != 0 {
+	if code := testRun([]string{"stat", "--fake", spec, "-x,", "-o", out, "--", "./matmul"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	if stderr.Len() != 0 {
@@ -73,7 +73,7 @@ func TestStatOutputFile(t *testing.T) {
 	if !bytes.Equal(first, want) {
 		t.Errorf("-o file differs from default.csv:\n%s", first)
 	}
-	Run([]string{"stat", "--fake", spec, "-x,", "-o", out, "--append", "--", "./matmul"}, &stdout, &stderr)
+	testRun([]string{"stat", "--fake", spec, "-x,", "-o", out, "--append", "--", "./matmul"}, &stdout, &stderr)
 	both, _ := os.ReadFile(out)
 	if !bytes.Equal(both, append(append([]byte{}, want...), want...)) {
 		t.Errorf("--append: got\n%s", both)

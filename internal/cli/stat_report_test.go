@@ -85,7 +85,7 @@ func TestStatReportGolden(t *testing.T) {
 				args = append(args, a)
 			}
 			var stdout, stderr bytes.Buffer
-			code := Run(args, &stdout, &stderr)
+			code := testRun(args, &stdout, &stderr)
 			if code != c.code {
 				t.Fatalf("exit %d, want %d; stderr:\n%s", code, c.code, stderr.String())
 			}
@@ -131,7 +131,7 @@ func TestPlanGolden(t *testing.T) {
 				strings.Fields(ms)...)
 			args = append(args, "--dry-run", "--", "./x")
 			var stdout, stderr bytes.Buffer
-			if code := Run(args, &stdout, &stderr); code != 0 {
+			if code := testRun(args, &stdout, &stderr); code != 0 {
 				t.Fatalf("%s %s: exit %d: %s", m, ms, code, stderr.String())
 			}
 			fmt.Fprintf(&b, "== %s %s\n", m, ms)
@@ -149,7 +149,7 @@ func TestPlanGolden(t *testing.T) {
 // as facts are there, and each carries its flags.
 func TestCortexA5Pathology(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	Run([]string{"stat", "--fake-machine", "testdata/fake/machine-cortex-a5.json", "--fake", "testdata/fake/cortex-a5.json",
+	testRun([]string{"stat", "--fake-machine", "testdata/fake/machine-cortex-a5.json", "--fake", "testdata/fake/cortex-a5.json",
 		"-e", "task-clock,cycles,instructions,branch-misses,branches", "--", "./cairo"}, &stdout, &stderr)
 	lines := map[string]string{}
 	for _, l := range strings.Split(stderr.String(), "\n") {
@@ -182,7 +182,7 @@ func TestReportDefaultFile(t *testing.T) {
 	}
 	testdata, _ := filepath.Abs(filepath.Join(origDir, "testdata"))
 	var stdout, stderr bytes.Buffer
-	code := Run([]string{"stat", "--fake-machine", filepath.Join(testdata, "fake", "machine-arm1176.json"),
+	code := testRun([]string{"stat", "--fake-machine", filepath.Join(testdata, "fake", "machine-arm1176.json"),
 		"--fake", filepath.Join(testdata, "fake", "rpistat.json"), "--report", "--", "./naive"}, &stdout, &stderr)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -214,7 +214,7 @@ func TestMetricFlagErrors(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"stat", "--fake", "testdata/fake/pmu.json"}, strings.Fields(c.args)...)
-		if code := Run(args, &stdout, &stderr); code != 1 {
+		if code := testRun(args, &stdout, &stderr); code != 1 {
 			t.Errorf("%s: exit %d, want 1", c.args, code)
 		}
 		msg := stderr.String()

@@ -28,13 +28,14 @@ func buildPMC(root string, g Guest, out string) error {
 	return err
 }
 
-// buildWorkloads runs `make -C workloads cross` when that target exists.
-func buildWorkloads(root string) error {
+// buildWorkloads runs `make -C workloads cross` into out (BUILD=out: the cache directory, so
+// rebuilds are incremental and nothing is written into the source tree).
+func buildWorkloads(root, out string) error {
 	mk, err := os.ReadFile(filepath.Join(root, "workloads", "Makefile"))
 	if err != nil || !bytes.Contains(mk, []byte("\ncross:")) {
 		return errNoWorkloads
 	}
-	return run(root, nil, "make", "--no-print-directory", "-C", "workloads", "cross")
+	return run(root, nil, "make", "--no-print-directory", "-C", "workloads", "BUILD="+out, "cross")
 }
 
 func run(dir string, env []string, name string, args ...string) error {
@@ -59,7 +60,7 @@ func goBuild(root string, g Guest, pkg, out string) ([]byte, error) {
 
 // guestFiles builds and collects everything the guest's initramfs holds: /init, /bin/probe,
 // /bin/cloop, /bin/clauncher, /bin/pmc (when it built) and the workloads (when they built).
-func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error) {
+func guestFiles(root, work, wlBuild string, g Guest, pmcErr, wlErr error) ([]File, error) {
 	files := []File{CharDev("/dev/console", 5, 1), Dir("/proc"), Dir("/sys"), Dir("/tmp"), Dir("/bin")}
 	for _, p := range []struct{ pkg, path string }{
 		{"./test/qemu/guestinit", "/init"},
@@ -94,7 +95,7 @@ func guestFiles(root, work string, g Guest, pmcErr, wlErr error) ([]File, error)
 		files = append(files, Exec("/bin/pmc", b))
 	}
 	if wlErr == nil {
-		dir := filepath.Join(root, "workloads", "build", g.Name)
+		dir := filepath.Join(wlBuild, g.Name)
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return nil, err

@@ -16,7 +16,7 @@ import (
 
 // Guest describes one emulated ARM machine.
 type Guest struct {
-	Name     string // "arm64" or "armv7": also the workloads/build/<Name> directory
+	Name     string // "arm64" or "armv7": also the workloads build directory (BUILD/<Name>)
 	QEMU     string // emulator binary
 	CPU      string // -cpu
 	Kernel   string // file name in the cache directory (written by kernels.sh)

@@ -120,7 +120,7 @@ func bootAll() {
 	if err == nil {
 		defer os.RemoveAll(work)
 	}
-	wlErr = buildWorkloads(root)
+	wlErr = buildWorkloads(root, filepath.Join(cache, "workloads"))
 	logf("workloads built in %.1fs: %v", time.Since(start).Seconds(), errStr(wlErr))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -167,7 +167,7 @@ func (r *guestRun) prepareAndBoot(root, cache, work string, mu *sync.Mutex) {
 		return
 	}
 	r.pmcErr = buildPMC(root, g, filepath.Join(work, "pmc"))
-	files, err := guestFiles(root, work, g, r.pmcErr, wlErr)
+	files, err := guestFiles(root, work, filepath.Join(cache, "workloads"), g, r.pmcErr, wlErr)
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", g.Name, err)
 		return
