@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/golden"
 )
 
 // onHost points hostFS at testdata/hosts/<name> (root) and <name>-sys (/sys) for one test.

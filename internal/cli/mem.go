@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/mem"
+	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
@@ -120,9 +120,16 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		caches = nil // named in the output: tiers are then not matched to caches
 	}
+	var file *outfile.File // -o, opened before the sweep so a bad path fails at once
+	if f.output != "" {
+		if file, err = outfile.Create(f.output, outfile.Replace); err != nil {
+			return fmt.Errorf("-o: %w", err)
+		}
+		defer file.Abort() // after Close it does nothing
+	}
 	var out bytes.Buffer
 	w := io.Writer(e.stdout)
-	if f.output != "" || f.json {
+	if file != nil || f.json {
 		w = &out
 	}
 	if !f.json {
@@ -142,38 +149,14 @@ func runMem(e *env, f *memFlags) error {
 	} else {
 		mem.WriteSummary(w, res, f.histograms)
 	}
-	if f.output != "" {
-		return memWriteFile(f.output, out.Bytes())
+	if file != nil {
+		if _, err := file.Write(out.Bytes()); err != nil {
+			return err
+		}
+		return file.Close()
 	}
 	if w == &out {
 		_, err = e.stdout.Write(out.Bytes())
 	}
 	return err
-}
-
-// memWriteFile replaces path with data through a temporary file in the same directory.
-func memWriteFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".pmc-mem-*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a result file is for reading
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }

@@ -221,14 +221,30 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 	}
-	out := newStatOutput(e, f, req, plan)
+	out, err := newStatOutput(e, f, req, plan)
+	if err != nil {
+		return usageErr(err)
+	}
+	report, err := openReport(f.metric.report)
+	if err != nil {
+		out.abort()
+		return usageErr(err)
+	}
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
-	if res != nil && len(res.Runs) > 0 {
+	if res == nil || len(res.Runs) == 0 {
+		out.abort()
+		if report != nil {
+			report.Abort()
+		}
+	} else {
 		res.Metrics = plan.result(res)
 		if err := out.final(res); err != nil {
+			if report != nil {
+				report.Abort()
+			}
 			return &exitError{code: 1, err: err}
 		}
-		if err := writeReport(f.metric.report, f.metric.file, res, plan, facts); err != nil {
+		if err := writeReport(report, f.metric.file, res, plan, facts); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)

@@ -2,11 +2,12 @@ package cli
 
 import (
 	"bytes"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/golden"
 )
 
 // goldenCases run `pmc stat --fake SPEC ARGS` end to end (flags, session, scaling, metrics,

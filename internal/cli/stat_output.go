@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/pmc-tools/pmc/internal/launch"
+	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/report"
 	"github.com/pmc-tools/pmc/internal/stat"
@@ -14,11 +15,13 @@ import (
 
 // statOutput writes `pmc stat` results in the chosen format, to stderr or to -o FILE.
 // Intervals stream to stderr as they come; with -o they are kept and written at the end,
-// in one atomic write, so a file is never left half-written.
+// in one write (package outfile: a regular file is replaced atomically, a device or FIFO
+// written, a symlink written through), so a file is never left half-written.
 type statOutput struct {
 	e    *env
 	f    *statFlags
-	live io.Writer // where intervals stream (nil when buffered for -o)
+	file *outfile.File // -o FILE, opened before counting; nil: stderr
+	live io.Writer     // where intervals stream (nil when buffered for -o)
 	buf  bytes.Buffer
 	head *stat.Result // what interval rows need to know before the run ends
 	plan *metricPlan
@@ -26,16 +29,33 @@ type statOutput struct {
 	last float64 // time of the previous interval
 }
 
-func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) *statOutput {
+// newStatOutput opens -o FILE at once, so that an output that cannot be written stops pmc
+// before the workload runs.
+func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*statOutput, error) {
 	o := &statOutput{e: e, f: f, plan: plan, head: &stat.Result{Schema: stat.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
 	if f.output == "" {
 		o.live = e.stderr
-	} else {
-		o.live = &o.buf
+		return o, nil
 	}
-	return o
+	mode := outfile.Replace
+	if f.appendOut {
+		mode = outfile.Append
+	}
+	file, err := outfile.Create(f.output, mode)
+	if err != nil {
+		return nil, fmt.Errorf("-o: %w", err)
+	}
+	o.file, o.live = file, &o.buf
+	return o, nil
+}
+
+// abort gives up the -o file (nothing was measured): an existing file is left as it was.
+func (o *statOutput) abort() {
+	if o.file != nil {
+		o.file.Abort()
+	}
 }
 
 func (o *statOutput) csvOptions() report.CSVOptions {
@@ -65,7 +85,7 @@ func (o *statOutput) interval(iv stat.Interval) {
 
 func (o *statOutput) final(res *stat.Result) error {
 	w := io.Writer(o.e.stderr)
-	if o.f.output != "" {
+	if o.file != nil {
 		w = &o.buf
 	}
 	var err error
@@ -82,15 +102,17 @@ func (o *statOutput) final(res *stat.Result) error {
 		err = report.Text(w, res, report.TextOptions{})
 	}
 	if err != nil {
+		o.abort()
 		return err
 	}
-	if o.f.output == "" {
+	if o.file == nil {
 		return nil
 	}
-	if o.f.appendOut {
-		return report.AppendFile(o.f.output, o.buf.Bytes(), 0o644)
+	if _, err := o.file.Write(o.buf.Bytes()); err != nil {
+		o.file.Abort()
+		return err
 	}
-	return report.WriteFileAtomic(o.f.output, o.buf.Bytes(), 0o644)
+	return o.file.Close()
 }
 
 // printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
-	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/reportfile"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
@@ -96,19 +96,36 @@ func writeMetricOnly(w io.Writer, f *statFlags, res *stat.Result) error {
 	return reportfile.MetricOnlyText(w, res)
 }
 
-// writeReport writes the --report file (path) atomically (file is --metrics-file), from whatever the run measured (an
-// interrupted workload still has its counts up to the signal).
-func writeReport(path, file string, res *stat.Result, p *metricPlan, h *hostFacts) error {
+// openReport opens the --report file before counting (nil when there is none), so that a
+// report that cannot be written stops pmc before the workload runs.
+func openReport(path string) (*outfile.File, error) {
 	if path == "" {
+		return nil, nil
+	}
+	f, err := outfile.Create(path, outfile.Replace)
+	if err != nil {
+		return nil, fmt.Errorf("--report: %w", err)
+	}
+	return f, nil
+}
+
+// writeReport writes the --report file (file is --metrics-file) from whatever the run
+// measured (an interrupted workload still has its counts up to the signal).
+func writeReport(out *outfile.File, file string, res *stat.Result, p *metricPlan, h *hostFacts) error {
+	if out == nil {
 		return nil
 	}
 	var b bytes.Buffer
 	err := reportfile.Write(&b, reportfile.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
 		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res), Tip: togetherTip(res, p, file)})
-	if err != nil {
-		return err
+	if err == nil {
+		_, err = out.Write(b.Bytes())
 	}
-	if err := report.WriteFileAtomic(path, b.Bytes(), 0o644); err != nil {
+	if err != nil {
+		out.Abort()
+		return fmt.Errorf("--report: %w", err)
+	}
+	if err := out.Close(); err != nil {
 		return fmt.Errorf("--report: %w", err)
 	}
 	return nil

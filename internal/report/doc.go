@@ -26,6 +26,5 @@
 // groups digits only when asked (TextOptions.Thousands), as perf does only when the locale
 // asks for it.
 //
-// WriteFileAtomic and AppendFile put a finished report in a file: the first never leaves a
-// half-written file behind, the second is -o FILE --append.
+// The files these writers fill are opened with package outfile.
 package report
