@@ -8,13 +8,13 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // statFlags are the raw flag values of `pmc stat`; statOptions validates them into a Request.
@@ -218,7 +218,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		// Attach and system-wide counting stop at Ctrl-C; in launch mode the workload gets the
 		// signal (forwarded by the launcher) and its end stops the count.
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
 		defer stop()
 	}
 	out, err := newStatOutput(e, f, req, plan)

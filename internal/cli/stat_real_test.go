@@ -12,12 +12,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // These tests count for real on this machine and compare with perf stat (software events:
@@ -284,7 +284,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(unix.SIGINT)
 	err := cmd.Wait()
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("pmc took %v to finish after SIGINT", d)

@@ -5,9 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // TestReportInterruptedLive: Ctrl-C (SIGINT to pmc) while a real workload runs ends it with
@@ -20,7 +21,7 @@ func TestReportInterruptedLive(t *testing.T) {
 		t.Fatal(err)
 	}
 	time.Sleep(300 * time.Millisecond)
-	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Process.Signal(unix.SIGINT)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
 		t.Fatalf("exit %v, want 130", err)

@@ -17,4 +17,8 @@
 //
 // LookPath resolves a command as a shell does and returns an *ExecError carrying the exit
 // status 127 (not found) or 126 (not executable). The CLI prints it as "pmc: " + Error().
+// Gone watches any process (attach mode) for its exit.
+//
+// This package owns the meaning of the process system calls (sys.go: pipes, pidfds,
+// waitid's exit information, rusage); the calls themselves go through internal/unix.
 package launch

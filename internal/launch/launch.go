@@ -7,10 +7,9 @@ import (
 	"runtime"
 	"strconv"
 	"sync"
-	"syscall"
 	"time"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Cmd is a workload to run.
@@ -65,7 +64,7 @@ func Start(c Cmd) (*Child, error) {
 	if c.Dir != "" {
 		if st, err := os.Stat(c.Dir); err != nil || !st.IsDir() {
 			if err == nil {
-				err = syscall.ENOTDIR
+				err = unix.ENOTDIR
 			}
 			return nil, fmt.Errorf("launch: working directory: %w", err)
 		}
@@ -96,77 +95,77 @@ func Start(c Cmd) (*Child, error) {
 		}
 		files[i] = f
 	}
-	goR, goW, err := perfevent.Pipe()
+	goR, goW, err := pipe()
 	if err != nil {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	errR, errW, err := perfevent.Pipe()
+	errR, errW, err := pipe()
 	if err != nil {
-		syscall.Close(goR)
-		syscall.Close(goW)
+		unix.Close(goR)
+		unix.Close(goW)
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	readyR, readyW, err := perfevent.Pipe()
+	readyR, readyW, err := pipe()
 	if err != nil {
-		syscall.Close(goR)
-		syscall.Close(goW)
-		syscall.Close(errR)
-		syscall.Close(errW)
+		unix.Close(goR)
+		unix.Close(goW)
+		unix.Close(errR)
+		unix.Close(errW)
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	defer syscall.Close(readyR)
+	defer unix.Close(readyR)
 	spec := shimFDs{goFD: shimGoFD, errFD: shimErrFD, readyFD: shimReadyFD, path: path}.String()
 	shimEnvv := append(withoutVar(env, shimEnv), shimEnv+"="+spec)
-	attr := &syscall.ProcAttr{
+	attr := &unix.ProcAttr{
 		Dir: c.Dir,
 		Env: shimEnvv,
 		// Fd() also puts the stdio files in blocking mode, as the workload expects.
 		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd(), uintptr(goR), uintptr(errW), uintptr(readyW)},
 	}
-	pid, err := syscall.ForkExec("/proc/self/exe", c.Args, attr)
+	pid, err := unix.ForkExec("/proc/self/exe", c.Args, attr)
 	runtime.KeepAlive(files)
-	syscall.Close(goR)
-	syscall.Close(errW)
-	syscall.Close(readyW)
+	unix.Close(goR)
+	unix.Close(errW)
+	unix.Close(readyW)
 	if err == nil {
 		// Wait until the shim's runtime is up (see shim): counters opened after Start
 		// returns are inherited by no thread but the one that execs. EOF (the shim died
 		// first) also ends the wait; Wait then reports the shim's status.
 		var b [1]byte
-		_, rerr := syscall.Read(readyR, b[:])
-		for rerr == syscall.EINTR {
-			_, rerr = syscall.Read(readyR, b[:])
+		_, rerr := unix.Read(readyR, b[:])
+		for rerr == unix.EINTR {
+			_, rerr = unix.Read(readyR, b[:])
 		}
 	}
 	if err != nil {
-		syscall.Close(goW)
-		syscall.Close(errR)
+		unix.Close(goW)
+		unix.Close(errR)
 		return nil, fmt.Errorf("launch: starting the shim: %w", err)
 	}
 	ch := &Child{pid: pid, path: path, name: c.Args[0], goW: goW, errR: errR}
 	// Read after exit only, but never block on it: a stray copy of the write end (an fd
 	// inherited by a process forked elsewhere in pmc at this moment) must not hang Wait.
-	if err := perfevent.SetBlocking(errR, false); err != nil {
+	if err := setBlocking(errR, false); err != nil {
 		ch.Kill()
 		return nil, fmt.Errorf("launch: %w", err)
 	}
-	pidfd, err := perfevent.PidfdOpen(pid)
+	pidfd, err := pidfdOpen(pid)
 	if noPidfd {
 		if err == nil {
-			syscall.Close(pidfd)
+			unix.Close(pidfd)
 		}
-		err = perfevent.ErrNoPidfd
+		err = errNoPidfd
 	}
 	switch {
 	case err == nil:
 		// Non-blocking, so os.NewFile registers it with Go's poller: Wait parks on it.
-		if err := perfevent.SetBlocking(pidfd, false); err != nil {
-			syscall.Close(pidfd)
+		if err := setBlocking(pidfd, false); err != nil {
+			unix.Close(pidfd)
 			ch.Kill()
 			return nil, fmt.Errorf("launch: %w", err)
 		}
 		ch.pidfd = os.NewFile(uintptr(pidfd), "pidfd:"+strconv.Itoa(pid))
-	case errors.Is(err, perfevent.ErrNoPidfd):
+	case errors.Is(err, errNoPidfd):
 	default:
 		ch.Kill()
 		return nil, fmt.Errorf("launch: %w", err)
@@ -197,11 +196,11 @@ func (ch *Child) Exec() error {
 		return errors.New("launch: Exec called twice or after Kill")
 	}
 	ch.start = time.Now()
-	_, err := syscall.Write(ch.goW, []byte{1})
-	for err == syscall.EINTR {
-		_, err = syscall.Write(ch.goW, []byte{1})
+	_, err := unix.Write(ch.goW, []byte{1})
+	for err == unix.EINTR {
+		_, err = unix.Write(ch.goW, []byte{1})
 	}
-	syscall.Close(ch.goW)
+	unix.Close(ch.goW)
 	ch.goW = -1
 	if err != nil {
 		return fmt.Errorf("launch: releasing the workload: %w", err) // EPIPE: the shim died
@@ -212,7 +211,7 @@ func (ch *Child) Exec() error {
 // Signal sends sig to the child (through its pidfd when there is one, so never to a reused
 // pid). After Wait returned it reports os.ErrProcessDone.
 func (ch *Child) Signal(sig os.Signal) error {
-	s, ok := sig.(syscall.Signal)
+	s, ok := sig.(unix.Signal)
 	if !ok {
 		return fmt.Errorf("launch: unsupported signal %v", sig)
 	}
@@ -224,19 +223,19 @@ func (ch *Child) Signal(sig os.Signal) error {
 	return ch.signalLocked(s)
 }
 
-func (ch *Child) signalLocked(s syscall.Signal) error {
+func (ch *Child) signalLocked(s unix.Signal) error {
 	if ch.pidfd != nil {
 		rc, err := ch.pidfd.SyscallConn()
 		if err != nil {
 			return err
 		}
 		var serr error
-		if err := rc.Control(func(fd uintptr) { serr = perfevent.PidfdSignal(int(fd), s) }); err != nil {
+		if err := rc.Control(func(fd uintptr) { serr = pidfdSignal(int(fd), s) }); err != nil {
 			return err
 		}
 		return serr
 	}
-	return syscall.Kill(ch.pid, s)
+	return unix.Kill(ch.pid, s)
 }
 
 // Kill ends a child whose session failed before (or instead of) Exec: SIGKILL, then reap.
@@ -244,9 +243,9 @@ func (ch *Child) signalLocked(s syscall.Signal) error {
 func (ch *Child) Kill() {
 	// SIGKILL first: closing the go pipe first would let a waiting shim see EOF and exit 125
 	// on its own, a race with the kill's 137.
-	done := ch.Signal(syscall.SIGKILL) == os.ErrProcessDone
+	done := ch.Signal(unix.SIGKILL) == os.ErrProcessDone
 	if ch.goW >= 0 {
-		syscall.Close(ch.goW) // the shim would see EOF and exit without running anything
+		unix.Close(ch.goW) // the shim would see EOF and exit without running anything
 		ch.goW = -1
 	}
 	if done {

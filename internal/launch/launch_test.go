@@ -8,9 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // run starts c, execs it and waits, failing the test on any launch error.
@@ -83,11 +84,11 @@ func TestNotExecutable(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name string
-		want syscall.Errno
+		want unix.Errno
 		msg  string
 	}{
-		{plain, syscall.EACCES, "cannot execute " + plain + ": permission denied"},
-		{sub, syscall.EISDIR, "cannot execute " + sub + ": is a directory"},
+		{plain, unix.EACCES, "cannot execute " + plain + ": permission denied"},
+		{sub, unix.EISDIR, "cannot execute " + sub + ": is a directory"},
 	} {
 		_, err := LookPath(tc.name)
 		var ee *ExecError
@@ -134,7 +135,7 @@ func TestExecErrorInShim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.ExitCode() != 126 || !errors.Is(st.ExecErr, syscall.EACCES) {
+	if st.ExitCode() != 126 || !errors.Is(st.ExecErr, unix.EACCES) {
 		t.Errorf("status %d, ExecErr %v; want 126 and permission denied", st.ExitCode(), st.ExecErr)
 	}
 
@@ -144,7 +145,7 @@ func TestExecErrorInShim(t *testing.T) {
 		t.Fatal(err)
 	}
 	st = run(t, Cmd{Args: []string{bin}})
-	if st.ExitCode() != 126 || !errors.Is(st.ExecErr, syscall.ENOEXEC) {
+	if st.ExitCode() != 126 || !errors.Is(st.ExecErr, unix.ENOEXEC) {
 		t.Errorf("binary: status %d, ExecErr %v; want 126 and exec format error", st.ExitCode(), st.ExecErr)
 	}
 	if want := "cannot execute " + bin + ": exec format error"; st.ExecErr != nil && st.ExecErr.Error() != want {
@@ -253,7 +254,7 @@ func TestKillBeforeExec(t *testing.T) {
 	if _, err := os.Stat(mark); err == nil {
 		t.Error("the workload ran after Kill")
 	}
-	if err := ch.Signal(syscall.SIGTERM); err != os.ErrProcessDone {
+	if err := ch.Signal(unix.SIGTERM); err != os.ErrProcessDone {
 		t.Errorf("Signal after Wait = %v, want ErrProcessDone", err)
 	}
 }

@@ -6,9 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Exit statuses of a command that could not be run, as POSIX shells report them.
@@ -26,7 +25,7 @@ var ErrNotFound = errors.New("command not found")
 type ExecError struct {
 	Name string // as given, e.g. "foo" or "./foo"
 	Path string // the file that was tried; "" when nothing was found
-	Err  error  // ErrNotFound or a syscall.Errno: EACCES, EISDIR, ENOEXEC, ENOENT...
+	Err  error  // ErrNotFound or a unix.Errno: EACCES, EISDIR, ENOEXEC, ENOENT...
 }
 
 func (e *ExecError) Error() string {
@@ -41,7 +40,7 @@ func (e *ExecError) Unwrap() error { return e.Err }
 // ExitCode is the status a shell reports for this error: 127 when the file does not exist,
 // 126 otherwise.
 func (e *ExecError) ExitCode() int {
-	if e.Err == ErrNotFound || e.Err == syscall.ENOENT || e.Err == syscall.ENOTDIR {
+	if e.Err == ErrNotFound || e.Err == unix.ENOENT || e.Err == unix.ENOTDIR {
 		return StatusNotFound
 	}
 	return StatusNotExecutable
@@ -81,7 +80,7 @@ func lookPath(name, dir, pathEnv string) (string, error) {
 		if err == nil {
 			return p, nil
 		}
-		if first == nil && err != syscall.ENOENT && err != syscall.ENOTDIR {
+		if first == nil && err != unix.ENOENT && err != unix.ENOTDIR {
 			first = &ExecError{Name: name, Path: p, Err: err}
 		}
 	}
@@ -103,21 +102,21 @@ func inDir(dir, p string) string {
 func checkExec(path string) error {
 	st, err := os.Stat(path)
 	if err != nil {
-		var errno syscall.Errno
+		var errno unix.Errno
 		if errors.As(err, &errno) {
 			return errno
 		}
-		return syscall.ENOENT
+		return unix.ENOENT
 	}
 	if st.IsDir() {
-		return syscall.EISDIR
+		return unix.EISDIR
 	}
 	if !st.Mode().IsRegular() {
-		return syscall.EACCES
+		return unix.EACCES
 	}
-	if err := perfevent.Executable(path); err != nil {
+	if err := executable(path); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return syscall.ENOENT
+			return unix.ENOENT
 		}
 		return err
 	}

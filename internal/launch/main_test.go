@@ -8,9 +8,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // The test binary plays three roles besides running tests. As the shim it needs nothing
@@ -78,7 +79,7 @@ func miniPMC() int {
 // and prints the count.
 func sigCount() int {
 	c := make(chan os.Signal, 16)
-	signal.Notify(c, syscall.SIGINT)
+	signal.Notify(c, unix.SIGINT)
 	fmt.Println("ready")
 	n := 0
 	deadline := time.After(5 * time.Second)

@@ -2,9 +2,10 @@ package launch
 
 import (
 	"fmt"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -22,7 +23,7 @@ func TestParseSpec(t *testing.T) {
 
 func TestParseRecords(t *testing.T) {
 	r := parseRecords([]byte("r 1500000 250000\ne 13\n"))
-	if !r.haveCPU || r.user != 1500*time.Microsecond || r.sys != 250*time.Microsecond || r.errno != syscall.EACCES {
+	if !r.haveCPU || r.user != 1500*time.Microsecond || r.sys != 250*time.Microsecond || r.errno != unix.EACCES {
 		t.Errorf("parseRecords = %+v", r)
 	}
 	if r := parseRecords([]byte("r -1 5\ne 0\ne 99999\nr 1 2 3\nt -5\nt x\n")); r.haveCPU || r.errno != 0 || r.execAt != 0 {

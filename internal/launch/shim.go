@@ -7,10 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
-	"unsafe"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // shimEnv marks a process as the launch shim. Its value is "1:GOFD:ERRFD:PATH": the version,
@@ -28,7 +26,7 @@ const StatusShimAborted = 125
 // happens on the thread the parent attached its counters to (enable_on_exec fires for the
 // exec'ing thread; exec from any other thread would leave every counter at 0).
 func init() {
-	spec, ok := syscall.Getenv(shimEnv)
+	spec, ok := unix.Getenv(shimEnv)
 	if !ok {
 		return
 	}
@@ -80,7 +78,7 @@ func shim(spec string) int {
 	// The parent's ends may have been non-blocking (O_NONBLOCK is shared by the file
 	// description), and the workload must not inherit either pipe.
 	for _, fd := range []int{goFD, errFD} {
-		if perfevent.SetBlocking(fd, true) != nil || perfevent.SetCloseOnExec(fd) != nil {
+		if setBlocking(fd, true) != nil || setCloseOnExec(fd) != nil {
 			return StatusShimAborted
 		}
 	}
@@ -90,51 +88,51 @@ func shim(spec string) int {
 	// a raw syscall so that the runtime does not hand the blocked thread's P to a new one.
 	var b [1]byte
 	writeRecord(fds.readyFD, "R")
-	syscall.Close(fds.readyFD)
-	n, err := rawRead(goFD, b[:])
-	for err == syscall.EINTR {
-		n, err = rawRead(goFD, b[:])
+	unix.Close(fds.readyFD)
+	n, err := unix.RawRead(goFD, b[:])
+	for err == unix.EINTR {
+		n, err = unix.RawRead(goFD, b[:])
 	}
 	if n != 1 {
 		return StatusShimAborted // EOF: the parent exited or gave up before Exec
 	}
-	syscall.Close(goFD)
+	unix.Close(goFD)
 
 	env := withoutVar(initialEnv(), shimEnv)
 	// The shim's own CPU time (Go start-up) is in the rusage the parent gets from wait:
 	// leave a record of it so the parent can take it out. Nothing reads this pipe before the
 	// child exits, so the write wakes no one.
-	if u, s, err := perfevent.SelfCPUTime(); err == nil {
+	if u, s, err := selfCPUTime(); err == nil {
 		writeRecord(errFD, fmt.Sprintf("r %d %d\n", u.Nanoseconds(), s.Nanoseconds()))
 	}
 	// And the moment of the exec, so the workload's wall time starts there rather than when
 	// pmc released a shim that may still have been starting up.
-	writeRecord(errFD, fmt.Sprintf("t %d\n", perfevent.Monotonic().Nanoseconds()))
-	// syscall.Exec restores the RLIMIT_NOFILE soft limit that Go raised at the shim's
+	writeRecord(errFD, fmt.Sprintf("t %d\n", monotonic().Nanoseconds()))
+	// unix.Exec restores the RLIMIT_NOFILE soft limit that Go raised at the shim's
 	// start-up. The shim started with the parent's original limit (os.StartProcess and
-	// syscall.ForkExec restore it in every child), so the workload gets the limit pmc had.
-	err = syscall.Exec(path, os.Args, env)
-	if err == syscall.ENOEXEC && !looksBinary(path) {
+	// unix.ForkExec restore it in every child), so the workload gets the limit pmc had.
+	err = unix.Exec(path, os.Args, env)
+	if err == unix.ENOEXEC && !looksBinary(path) {
 		// A text file without #!: run it with /bin/sh, as execvp(3) and shells do.
 		argv := append([]string{"/bin/sh", path}, os.Args[1:]...)
-		if err2 := syscall.Exec("/bin/sh", argv, env); err2 != syscall.ENOENT {
+		if err2 := unix.Exec("/bin/sh", argv, env); err2 != unix.ENOENT {
 			err = err2
 		}
 	}
-	errno, ok := err.(syscall.Errno)
+	errno, ok := err.(unix.Errno)
 	if !ok {
-		errno = syscall.EINVAL
+		errno = unix.EINVAL
 	}
 	writeRecord(errFD, fmt.Sprintf("e %d\n", int(errno)))
 	return (&ExecError{Err: errno}).ExitCode()
 }
 
-// initialEnv is the environment exactly as the shim received it. Go's syscall.Environ drops
+// initialEnv is the environment exactly as the shim received it. Go's unix.Environ drops
 // duplicate names, and a workload must get duplicates too (a shell passes them on).
 func initialEnv() []string {
 	b, err := os.ReadFile("/proc/self/environ")
 	if err != nil {
-		return syscall.Environ()
+		return unix.Environ()
 	}
 	env := strings.Split(string(b), "\x00")
 	if len(env) > 0 && env[len(env)-1] == "" {
@@ -145,8 +143,8 @@ func initialEnv() []string {
 
 func writeRecord(fd int, s string) {
 	for {
-		_, err := syscall.Write(fd, []byte(s))
-		if err != syscall.EINTR {
+		_, err := unix.Write(fd, []byte(s))
+		if err != unix.EINTR {
 			return
 		}
 	}
@@ -182,14 +180,4 @@ func looksBinary(path string) bool {
 		}
 	}
 	return false
-}
-
-// rawRead is read(2) without telling the Go scheduler, which would otherwise start another
-// thread to run the blocked thread's goroutines.
-func rawRead(fd int, b []byte) (int, error) {
-	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-	if errno != 0 {
-		return int(n), errno
-	}
-	return int(n), nil
 }

@@ -4,9 +4,8 @@ import (
 	"os"
 	"os/signal"
 	"sync"
-	"syscall"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // ForwardSignals keeps pmc alive through SIGINT, SIGTERM, SIGHUP and SIGQUIT while the
@@ -25,7 +24,7 @@ import (
 // SIGHUP are always forwarded.
 func ForwardSignals(ch *Child) (stop func()) {
 	c := make(chan os.Signal, 8)
-	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+	signal.Notify(c, unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
 	quit := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -55,9 +54,9 @@ func ForwardSignals(ch *Child) (stop func()) {
 // fromTerminal reports whether sig is one the terminal sends to its whole foreground process
 // group and pmc is in that group, so the workload got it already.
 func fromTerminal(sig os.Signal) bool {
-	if sig != syscall.SIGINT && sig != syscall.SIGQUIT {
+	if sig != unix.SIGINT && sig != unix.SIGQUIT {
 		return false
 	}
-	fg, err := perfevent.ForegroundOfTTY()
+	fg, err := foregroundOfTTY()
 	return err == nil && fg
 }

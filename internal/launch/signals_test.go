@@ -8,11 +8,10 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // miniPMCCmd prepares the test binary as a minimal pmc running args; its report pipe is
@@ -95,7 +94,7 @@ func waitComm(t *testing.T, pid int, comm string) {
 // and pmc, still alive, reports promptly.
 func TestForwardSIGINT(t *testing.T) {
 	cmd, rd := miniPMCCmd(t, "sleep", "5")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // never the terminal's foreground
+	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true} // never the terminal's foreground
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -103,14 +102,14 @@ func TestForwardSIGINT(t *testing.T) {
 	pid := readPid(t, rd)
 	waitComm(t, pid, "sleep")
 	sent := time.Now()
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+	if err := cmd.Process.Signal(unix.SIGINT); err != nil {
 		t.Fatal(err)
 	}
 	rep := readReport(t, rd, 2*time.Second)
 	if lag := time.Since(sent); lag > 500*time.Millisecond {
 		t.Errorf("report came %v after SIGINT", lag)
 	}
-	if rep.ExitCode != 130 || !rep.Status.Signaled || rep.Status.Signal != syscall.SIGINT {
+	if rep.ExitCode != 130 || !rep.Status.Signaled || rep.Status.Signal != unix.SIGINT {
 		t.Errorf("workload status %+v, want killed by SIGINT (130)", rep)
 	}
 	if rep.Status.Elapsed > 2*time.Second {
@@ -124,14 +123,14 @@ func TestForwardSIGINT(t *testing.T) {
 // SIGTERM is forwarded as well.
 func TestForwardSIGTERM(t *testing.T) {
 	cmd, rd := miniPMCCmd(t, "sleep", "5")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Wait()
 	pid := readPid(t, rd)
 	waitComm(t, pid, "sleep")
-	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Process.Signal(unix.SIGTERM)
 	if rep := readReport(t, rd, 2*time.Second); rep.ExitCode != 143 {
 		t.Errorf("workload status %+v, want 143", rep)
 	}
@@ -140,7 +139,7 @@ func TestForwardSIGTERM(t *testing.T) {
 // ^C typed at a real (pseudo-)terminal reaches both pmc and the workload in its foreground
 // group: the workload must get exactly one SIGINT, and pmc must survive to report.
 func TestTerminalCtrlC(t *testing.T) {
-	master, slave, err := perfevent.OpenPTY()
+	master, slave, err := openPTY()
 	if err != nil {
 		t.Skipf("no pseudo-terminal: %v", err)
 	}
@@ -167,7 +166,7 @@ func TestTerminalCtrlC(t *testing.T) {
 	cmd, rd := miniPMCCmd(t, "env", testModeEnv+"=sigcount", exe)
 	cmd.Stdout = out
 	cmd.ExtraFiles = append(cmd.ExtraFiles, slave) // fd 4: the controlling terminal
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 4}
+	cmd.SysProcAttr = &unix.SysProcAttr{Setsid: true, Setctty: true, Ctty: 4}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

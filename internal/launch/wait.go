@@ -6,17 +6,16 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Status is how the workload ended.
 type Status struct {
 	Code       int  // exit code when !Signaled
 	Signaled   bool // killed by Signal
-	Signal     syscall.Signal
+	Signal     unix.Signal
 	CoreDumped bool
 	// ExecErr is an *ExecError when the shim could not exec the workload; Code is then 127
 	// (ENOENT) or 126 (EACCES, ENOEXEC...).
@@ -57,7 +56,7 @@ func (ch *Child) Wait(ctx context.Context) (Status, error) {
 	stop := context.AfterFunc(ctx, func() {
 		ch.mu.Lock()
 		defer ch.mu.Unlock()
-		if !ch.done && ch.signalLocked(syscall.SIGTERM) == nil {
+		if !ch.done && ch.signalLocked(unix.SIGTERM) == nil {
 			ch.terminated = true
 		}
 	})
@@ -72,7 +71,7 @@ func (ch *Child) Wait(ctx context.Context) (Status, error) {
 // reap waits for the exit, then fills status and err and releases the fds.
 func (ch *Child) reap() {
 	if ch.goW >= 0 { // Wait without Exec: let the shim exit (125) instead of waiting forever
-		syscall.Close(ch.goW)
+		unix.Close(ch.goW)
 		ch.goW = -1
 	}
 	info, end, err := ch.waitExit()
@@ -88,7 +87,7 @@ func (ch *Child) reap() {
 		err = fmt.Errorf("launch: waiting for %s: %w", ch.name, err)
 	}
 	if ch.errR >= 0 {
-		syscall.Close(ch.errR)
+		unix.Close(ch.errR)
 		ch.errR = -1
 	}
 	ch.mu.Lock()
@@ -100,33 +99,33 @@ func (ch *Child) reap() {
 }
 
 // waitExit returns the exit and the time it was seen.
-func (ch *Child) waitExit() (perfevent.ExitInfo, time.Time, error) {
+func (ch *Child) waitExit() (exitInfo, time.Time, error) {
 	if ch.pidfd == nil {
-		info, err := perfevent.Wait4(ch.pid)
-		ch.endMono = perfevent.Monotonic()
+		info, err := wait4(ch.pid)
+		ch.endMono = monotonic()
 		return info, time.Now(), err
 	}
 	rc, err := ch.pidfd.SyscallConn()
 	if err != nil {
-		return perfevent.ExitInfo{}, time.Time{}, err
+		return exitInfo{}, time.Time{}, err
 	}
-	var info perfevent.ExitInfo
+	var info exitInfo
 	var end time.Time
 	var werr error
 	// Read calls the function, and while it returns false parks the goroutine until the
 	// pidfd polls readable, which it does once the child has exited.
 	err = rc.Read(func(fd uintptr) bool {
 		var done bool
-		info, done, werr = perfevent.WaitPidfd(int(fd), false)
+		info, done, werr = waitPidfd(int(fd), false)
 		if done {
-			end, ch.endMono = time.Now(), perfevent.Monotonic()
+			end, ch.endMono = time.Now(), monotonic()
 		}
 		return done || werr != nil
 	})
-	if werr != nil && errors.Is(werr, perfevent.ErrNoPidfd) {
+	if werr != nil && errors.Is(werr, errNoPidfd) {
 		// A kernel with pidfd_open but no waitid(P_PIDFD) (5.3).
-		info, werr = perfevent.Wait4(ch.pid)
-		end, ch.endMono = time.Now(), perfevent.Monotonic()
+		info, werr = wait4(ch.pid)
+		end, ch.endMono = time.Now(), monotonic()
 	}
 	if err == nil {
 		err = werr
@@ -141,8 +140,8 @@ func (ch *Child) applyRecords(st *Status) {
 	var buf [512]byte
 	var data []byte
 	for ch.errR >= 0 {
-		n, err := syscall.Read(ch.errR, buf[:])
-		if err == syscall.EINTR {
+		n, err := unix.Read(ch.errR, buf[:])
+		if err == unix.EINTR {
 			continue
 		}
 		if n <= 0 {
@@ -169,7 +168,7 @@ func (ch *Child) applyRecords(st *Status) {
 type records struct {
 	haveCPU   bool
 	user, sys time.Duration
-	errno     syscall.Errno // 0: no exec error
+	errno     unix.Errno    // 0: no exec error
 	execAt    time.Duration // CLOCK_MONOTONIC just before the exec; 0 when absent
 }
 
@@ -191,7 +190,7 @@ func parseRecords(b []byte) records {
 			}
 		case len(f) == 2 && f[0] == "e":
 			if n, err := strconv.ParseUint(f[1], 10, 16); err == nil && n > 0 {
-				r.errno = syscall.Errno(n)
+				r.errno = unix.Errno(n)
 			}
 		}
 	}

@@ -8,9 +8,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // voluntarySwitches sums voluntary_ctxt_switches over this process's threads. The main
@@ -91,8 +92,8 @@ func TestWaitIsQuiet(t *testing.T) {
 func TestRlimitNofile(t *testing.T) {
 	const want = 512
 	if os.Getenv("PMC_LAUNCH_TEST_RLIMIT") == "" {
-		var lim syscall.Rlimit
-		if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		var lim unix.Rlimit
+		if err := unix.Getrlimit(unix.RLIMIT_NOFILE, &lim); err != nil {
 			t.Fatal(err)
 		}
 		if lim.Max <= want+1 {
@@ -110,8 +111,8 @@ func TestRlimitNofile(t *testing.T) {
 		}
 		return
 	}
-	var lim syscall.Rlimit
-	syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim)
+	var lim unix.Rlimit
+	unix.Getrlimit(unix.RLIMIT_NOFILE, &lim)
 	if lim.Cur == want {
 		t.Fatalf("Go did not raise the soft limit from %d: the test would prove nothing", want)
 	}

@@ -7,8 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 func write(t *testing.T, path string, mode Mode, data string) {
@@ -64,8 +65,8 @@ func TestNewAndExistingRegularFile(t *testing.T) {
 }
 
 func umask() fs.FileMode {
-	m := syscall.Umask(0)
-	syscall.Umask(m)
+	m := unix.Umask(0)
+	unix.Umask(m)
 	return fs.FileMode(m)
 }
 
@@ -82,9 +83,9 @@ func TestOwnerKept(t *testing.T) {
 	}
 	write(t, p, Replace, "new")
 	st, _ := os.Stat(p)
-	sys := st.Sys().(*syscall.Stat_t)
-	if content(t, p) != "new" || sys.Uid != 65534 || sys.Gid != 65534 || st.Mode().Perm() != 0o640 {
-		t.Fatalf("owner %d:%d mode %v, want 65534:65534 0640", sys.Uid, sys.Gid, st.Mode())
+	uid, gid, _, _ := unix.FileOwner(st)
+	if content(t, p) != "new" || uid != 65534 || gid != 65534 || st.Mode().Perm() != 0o640 {
+		t.Fatalf("owner %d:%d mode %v, want 65534:65534 0640", uid, gid, st.Mode())
 	}
 }
 

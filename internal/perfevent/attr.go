@@ -3,90 +3,95 @@ package perfevent
 import (
 	"fmt"
 	"strings"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
-// Event types: perf_event_attr.type for the kernel's fixed PMUs (include/uapi/linux/perf_event.h,
-// enum perf_type_id). Dynamic PMUs have the type in /sys/bus/event_source/devices/<pmu>/type.
+// The constants below are the kernel's (include/uapi/linux/perf_event.h), taken from
+// golang.org/x/sys/unix through internal/unix, under the names pmc uses.
+
+// Event types: perf_event_attr.type for the kernel's fixed PMUs (enum perf_type_id). Dynamic
+// PMUs have the type in /sys/bus/event_source/devices/<pmu>/type.
 const (
-	TypeHardware   uint32 = 0
-	TypeSoftware   uint32 = 1
-	TypeTracepoint uint32 = 2
-	TypeHWCache    uint32 = 3
-	TypeRaw        uint32 = 4
-	TypeBreakpoint uint32 = 5
+	TypeHardware   uint32 = unix.PERF_TYPE_HARDWARE
+	TypeSoftware   uint32 = unix.PERF_TYPE_SOFTWARE
+	TypeTracepoint uint32 = unix.PERF_TYPE_TRACEPOINT
+	TypeHWCache    uint32 = unix.PERF_TYPE_HW_CACHE
+	TypeRaw        uint32 = unix.PERF_TYPE_RAW
+	TypeBreakpoint uint32 = unix.PERF_TYPE_BREAKPOINT
 )
 
 // Generic hardware events (enum perf_hw_id).
 const (
-	HWCPUCycles             uint64 = 0
-	HWInstructions          uint64 = 1
-	HWCacheReferences       uint64 = 2
-	HWCacheMisses           uint64 = 3
-	HWBranchInstructions    uint64 = 4
-	HWBranchMisses          uint64 = 5
-	HWBusCycles             uint64 = 6
-	HWStalledCyclesFrontend uint64 = 7
-	HWStalledCyclesBackend  uint64 = 8
-	HWRefCPUCycles          uint64 = 9
+	HWCPUCycles             uint64 = unix.PERF_COUNT_HW_CPU_CYCLES
+	HWInstructions          uint64 = unix.PERF_COUNT_HW_INSTRUCTIONS
+	HWCacheReferences       uint64 = unix.PERF_COUNT_HW_CACHE_REFERENCES
+	HWCacheMisses           uint64 = unix.PERF_COUNT_HW_CACHE_MISSES
+	HWBranchInstructions    uint64 = unix.PERF_COUNT_HW_BRANCH_INSTRUCTIONS
+	HWBranchMisses          uint64 = unix.PERF_COUNT_HW_BRANCH_MISSES
+	HWBusCycles             uint64 = unix.PERF_COUNT_HW_BUS_CYCLES
+	HWStalledCyclesFrontend uint64 = unix.PERF_COUNT_HW_STALLED_CYCLES_FRONTEND
+	HWStalledCyclesBackend  uint64 = unix.PERF_COUNT_HW_STALLED_CYCLES_BACKEND
+	HWRefCPUCycles          uint64 = unix.PERF_COUNT_HW_REF_CPU_CYCLES
 )
 
 // Software events (enum perf_sw_ids).
 const (
-	SWCPUClock        uint64 = 0
-	SWTaskClock       uint64 = 1
-	SWPageFaults      uint64 = 2
-	SWContextSwitches uint64 = 3
-	SWCPUMigrations   uint64 = 4
-	SWPageFaultsMin   uint64 = 5
-	SWPageFaultsMaj   uint64 = 6
-	SWAlignmentFaults uint64 = 7
-	SWEmulationFaults uint64 = 8
-	SWDummy           uint64 = 9
-	SWBPFOutput       uint64 = 10
-	SWCgroupSwitches  uint64 = 11
+	SWCPUClock        uint64 = unix.PERF_COUNT_SW_CPU_CLOCK
+	SWTaskClock       uint64 = unix.PERF_COUNT_SW_TASK_CLOCK
+	SWPageFaults      uint64 = unix.PERF_COUNT_SW_PAGE_FAULTS
+	SWContextSwitches uint64 = unix.PERF_COUNT_SW_CONTEXT_SWITCHES
+	SWCPUMigrations   uint64 = unix.PERF_COUNT_SW_CPU_MIGRATIONS
+	SWPageFaultsMin   uint64 = unix.PERF_COUNT_SW_PAGE_FAULTS_MIN
+	SWPageFaultsMaj   uint64 = unix.PERF_COUNT_SW_PAGE_FAULTS_MAJ
+	SWAlignmentFaults uint64 = unix.PERF_COUNT_SW_ALIGNMENT_FAULTS
+	SWEmulationFaults uint64 = unix.PERF_COUNT_SW_EMULATION_FAULTS
+	SWDummy           uint64 = unix.PERF_COUNT_SW_DUMMY
+	SWBPFOutput       uint64 = unix.PERF_COUNT_SW_BPF_OUTPUT
+	SWCgroupSwitches  uint64 = 11 // PERF_COUNT_SW_CGROUP_SWITCHES (Linux 5.13); not in x/sys yet
 )
 
 // Hardware cache event config = id | op<<8 | result<<16 (enum perf_hw_cache_id, _op_id, _op_result_id).
 const (
-	CacheL1D  uint64 = 0
-	CacheL1I  uint64 = 1
-	CacheLL   uint64 = 2
-	CacheDTLB uint64 = 3
-	CacheITLB uint64 = 4
-	CacheBPU  uint64 = 5
-	CacheNode uint64 = 6
+	CacheL1D  uint64 = unix.PERF_COUNT_HW_CACHE_L1D
+	CacheL1I  uint64 = unix.PERF_COUNT_HW_CACHE_L1I
+	CacheLL   uint64 = unix.PERF_COUNT_HW_CACHE_LL
+	CacheDTLB uint64 = unix.PERF_COUNT_HW_CACHE_DTLB
+	CacheITLB uint64 = unix.PERF_COUNT_HW_CACHE_ITLB
+	CacheBPU  uint64 = unix.PERF_COUNT_HW_CACHE_BPU
+	CacheNode uint64 = unix.PERF_COUNT_HW_CACHE_NODE
 
-	CacheOpRead     uint64 = 0
-	CacheOpWrite    uint64 = 1
-	CacheOpPrefetch uint64 = 2
+	CacheOpRead     uint64 = unix.PERF_COUNT_HW_CACHE_OP_READ
+	CacheOpWrite    uint64 = unix.PERF_COUNT_HW_CACHE_OP_WRITE
+	CacheOpPrefetch uint64 = unix.PERF_COUNT_HW_CACHE_OP_PREFETCH
 
-	CacheResultAccess uint64 = 0
-	CacheResultMiss   uint64 = 1
+	CacheResultAccess uint64 = unix.PERF_COUNT_HW_CACHE_RESULT_ACCESS
+	CacheResultMiss   uint64 = unix.PERF_COUNT_HW_CACHE_RESULT_MISS
 )
 
 // Read format bits (enum perf_event_read_format).
 const (
-	FormatTotalTimeEnabled uint64 = 1 << 0
-	FormatTotalTimeRunning uint64 = 1 << 1
-	FormatID               uint64 = 1 << 2
-	FormatGroup            uint64 = 1 << 3
-	FormatLost             uint64 = 1 << 4
+	FormatTotalTimeEnabled uint64 = unix.PERF_FORMAT_TOTAL_TIME_ENABLED
+	FormatTotalTimeRunning uint64 = unix.PERF_FORMAT_TOTAL_TIME_RUNNING
+	FormatID               uint64 = unix.PERF_FORMAT_ID
+	FormatGroup            uint64 = unix.PERF_FORMAT_GROUP
+	FormatLost             uint64 = unix.PERF_FORMAT_LOST
 )
 
 // Sample type bits (enum perf_event_sample_format), the ones pmc uses.
 const (
-	SampleIP         uint64 = 1 << 0
-	SampleTID        uint64 = 1 << 1
-	SampleTime       uint64 = 1 << 2
-	SampleAddr       uint64 = 1 << 3
-	SampleRead       uint64 = 1 << 4
-	SampleCallchain  uint64 = 1 << 5
-	SampleID         uint64 = 1 << 6
-	SampleCPU        uint64 = 1 << 7
-	SamplePeriod     uint64 = 1 << 8
-	SampleStreamID   uint64 = 1 << 9
-	SampleRaw        uint64 = 1 << 10
-	SampleIdentifier uint64 = 1 << 16
+	SampleIP         uint64 = unix.PERF_SAMPLE_IP
+	SampleTID        uint64 = unix.PERF_SAMPLE_TID
+	SampleTime       uint64 = unix.PERF_SAMPLE_TIME
+	SampleAddr       uint64 = unix.PERF_SAMPLE_ADDR
+	SampleRead       uint64 = unix.PERF_SAMPLE_READ
+	SampleCallchain  uint64 = unix.PERF_SAMPLE_CALLCHAIN
+	SampleID         uint64 = unix.PERF_SAMPLE_ID
+	SampleCPU        uint64 = unix.PERF_SAMPLE_CPU
+	SamplePeriod     uint64 = unix.PERF_SAMPLE_PERIOD
+	SampleStreamID   uint64 = unix.PERF_SAMPLE_STREAM_ID
+	SampleRaw        uint64 = unix.PERF_SAMPLE_RAW
+	SampleIdentifier uint64 = unix.PERF_SAMPLE_IDENTIFIER
 )
 
 // Attr is pmc's own view of struct perf_event_attr: the kernel's bitfield word as named bools,

@@ -4,9 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Targets of perf_event_open(2): pid and cpu arguments.
@@ -63,11 +62,9 @@ func Open(name string, attr Attr, pid, cpu int, leader *Counter) (*Counter, erro
 }
 
 func (c *Counter) readID() error {
-	var id uint64
-	_, _, errno := unix.Syscall(unix.SYS_IOCTL, uintptr(c.fd), uintptr(unix.PERF_EVENT_IOC_ID),
-		uintptr(unsafe.Pointer(&id)))
-	if errno != 0 {
-		return errno
+	id, err := unix.PerfEventID(c.fd)
+	if err != nil {
+		return err
 	}
 	c.id = id
 	return nil

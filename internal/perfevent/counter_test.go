@@ -5,7 +5,7 @@ import (
 	"errors"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 func words(ws ...uint64) []byte {

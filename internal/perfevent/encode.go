@@ -2,9 +2,8 @@ package perfevent
 
 import (
 	"errors"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Encode converts a to the kernel's struct perf_event_attr layout. It is a pure function, so
@@ -19,7 +18,7 @@ func Encode(a Attr) (*unix.PerfEventAttr, error) {
 	}
 	k := &unix.PerfEventAttr{
 		Type:        a.Type,
-		Size:        uint32(unsafe.Sizeof(unix.PerfEventAttr{})),
+		Size:        unix.PerfEventAttrSize,
 		Config:      a.Config,
 		Sample:      a.SamplePeriod,
 		Sample_type: a.SampleType,

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 var (

@@ -90,7 +90,7 @@ func (s *kernelSession) watchExits(pids []int) {
 	s.allGone = make(chan struct{})
 	var gone []<-chan struct{}
 	for _, pid := range pids {
-		if ch, err := perfevent.Gone(pid); err == nil {
+		if ch, err := launch.Gone(pid); err == nil {
 			gone = append(gone, ch)
 		}
 	}

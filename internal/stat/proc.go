@@ -2,11 +2,12 @@ package stat
 
 import (
 	"fmt"
-	"github.com/pmc-tools/pmc/internal/pmu"
 	"os"
 	"sort"
 	"strconv"
-	"syscall"
+
+	"github.com/pmc-tools/pmc/internal/pmu"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // procThreads lists the thread ids of pid from /proc/PID/task.
@@ -36,15 +37,9 @@ func onlineCPUs() ([]int, error) {
 	return pmu.ParseCPUList(string(b))
 }
 
-func signalName(sig syscall.Signal) string {
-	names := map[syscall.Signal]string{
-		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
-		syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
-		syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
-		syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
-		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
-	}
-	if n, ok := names[sig]; ok {
+// signalName is the kernel's name of sig ("SIGINT"), or "signal N".
+func signalName(sig unix.Signal) string {
+	if n := unix.SignalName(sig); n != "" {
 		return n
 	}
 	return fmt.Sprintf("signal %d", int(sig))

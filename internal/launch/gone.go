@@ -1,11 +1,12 @@
-package perfevent
+package launch
 
 import (
 	"errors"
 	"os"
 	"strconv"
-	"syscall"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Gone returns a channel closed when process pid has exited. It works for any process, not
@@ -13,12 +14,12 @@ import (
 // pidfd (kernels before 5.3) it checks every 100 ms whether the pid still exists.
 func Gone(pid int) (<-chan struct{}, error) {
 	done := make(chan struct{})
-	fd, err := PidfdOpen(pid)
+	fd, err := pidfdOpen(pid)
 	switch {
-	case errors.Is(err, ErrNoPidfd):
+	case errors.Is(err, errNoPidfd):
 		go func() {
 			defer close(done)
-			for syscall.Kill(pid, 0) != syscall.ESRCH {
+			for unix.Kill(pid, 0) != unix.ESRCH {
 				time.Sleep(100 * time.Millisecond)
 			}
 		}()
@@ -26,8 +27,8 @@ func Gone(pid int) (<-chan struct{}, error) {
 	case err != nil:
 		return nil, err
 	}
-	if err := SetBlocking(fd, false); err != nil {
-		syscall.Close(fd)
+	if err := setBlocking(fd, false); err != nil {
+		unix.Close(fd)
 		return nil, err
 	}
 	f := os.NewFile(uintptr(fd), "pidfd:"+strconv.Itoa(pid))

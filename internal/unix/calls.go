@@ -1,0 +1,119 @@
+package unix
+
+import (
+	"io/fs"
+	"syscall"
+	"unsafe"
+
+	linux "golang.org/x/sys/unix"
+)
+
+// File descriptors.
+
+func Close(fd int) error                         { return linux.Close(fd) }
+func Read(fd int, p []byte) (int, error)         { return linux.Read(fd, p) }
+func Write(fd int, p []byte) (int, error)        { return linux.Write(fd, p) }
+func Pipe2(p []int, flags int) error             { return linux.Pipe2(p, flags) }
+func SetNonblock(fd int, nonblocking bool) error { return linux.SetNonblock(fd, nonblocking) }
+func FcntlInt(fd uintptr, cmd, arg int) (int, error) {
+	return linux.FcntlInt(fd, cmd, arg)
+}
+func Open(path string, mode int, perm uint32) (int, error) { return linux.Open(path, mode, perm) }
+func IoctlGetInt(fd int, req uint) (int, error)            { return linux.IoctlGetInt(fd, req) }
+func IoctlGetUint32(fd int, req uint) (uint32, error)      { return linux.IoctlGetUint32(fd, req) }
+func IoctlSetPointerInt(fd int, req uint, value int) error {
+	return linux.IoctlSetPointerInt(fd, req, value)
+}
+
+// RawRead is read(2) without telling the Go scheduler (no entersyscall): the launch shim
+// blocks in it without the runtime starting a thread to take over its P.
+func RawRead(fd int, p []byte) (int, error) {
+	var ptr unsafe.Pointer
+	if len(p) > 0 {
+		ptr = unsafe.Pointer(&p[0])
+	}
+	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(ptr), uintptr(len(p)))
+	if errno != 0 {
+		return int(n), errno
+	}
+	return int(n), nil
+}
+
+// Processes.
+
+func ForkExec(argv0 string, argv []string, attr *ProcAttr) (int, error) {
+	return syscall.ForkExec(argv0, argv, attr)
+}
+func Exec(argv0 string, argv, envv []string) error { return syscall.Exec(argv0, argv, envv) }
+func Kill(pid int, sig Signal) error               { return syscall.Kill(pid, sig) }
+func Getenv(key string) (string, bool)             { return syscall.Getenv(key) }
+func Environ() []string                            { return syscall.Environ() }
+func Getpgrp() int                                 { return linux.Getpgrp() }
+func PidfdOpen(pid int, flags int) (int, error)    { return linux.PidfdOpen(pid, flags) }
+func PidfdSendSignal(pidfd int, sig Signal) error {
+	return linux.PidfdSendSignal(pidfd, sig, nil, 0)
+}
+func Wait4(pid int, ws *WaitStatus, options int, ru *Rusage) (int, error) {
+	return linux.Wait4(pid, ws, options, ru)
+}
+func Getrusage(who int, ru *Rusage) error     { return linux.Getrusage(who, ru) }
+func Getrlimit(resource int, r *Rlimit) error { return syscall.Getrlimit(resource, r) }
+func Setrlimit(resource int, r *Rlimit) error { return syscall.Setrlimit(resource, r) }
+func Faccessat(dirfd int, path string, mode, flags int) error {
+	return linux.Faccessat(dirfd, path, uint32(mode), flags)
+}
+func Umask(mask int) int                    { return syscall.Umask(mask) }
+func Mkfifo(path string, mode uint32) error { return syscall.Mkfifo(path, mode) }
+
+// Monotonic reads CLOCK_MONOTONIC in nanoseconds (0 if the clock cannot be read).
+func Monotonic() int64 {
+	var ts linux.Timespec
+	if err := linux.ClockGettime(linux.CLOCK_MONOTONIC, &ts); err != nil {
+		return 0
+	}
+	return ts.Nano()
+}
+
+// ChildExit is what waitid(2) reports of a child: siginfo's si_pid, si_code (CLD_EXITED,
+// CLD_KILLED, CLD_DUMPED...) and si_status (the exit code or the signal).
+type ChildExit struct {
+	Pid    int
+	Code   int
+	Status int
+}
+
+// si_code values of SIGCHLD (include/uapi/asm-generic/siginfo.h).
+const (
+	CLD_EXITED = 1
+	CLD_KILLED = 2
+	CLD_DUMPED = 3
+)
+
+// sigchldOffset: siginfo holds si_signo, si_errno, si_code (3 x int32), then a union aligned
+// to a pointer whose SIGCHLD member starts with si_pid, si_uid, si_status (3 x int32).
+const sigchldOffset = (12 + unsafe.Sizeof(uintptr(0)) - 1) &^ (unsafe.Sizeof(uintptr(0)) - 1)
+
+// WaitidPidfd is waitid(P_PIDFD, pidfd, &info, options, &ru). A WNOHANG call that finds the
+// child still running returns a zero Pid.
+func WaitidPidfd(pidfd, options int, ru *Rusage) (ChildExit, error) {
+	var si linux.Siginfo
+	if err := linux.Waitid(linux.P_PIDFD, pidfd, &si, options, ru); err != nil {
+		return ChildExit{}, err
+	}
+	raw := (*[unsafe.Sizeof(si)]byte)(unsafe.Pointer(&si))
+	field := func(i uintptr) int {
+		return int(*(*int32)(unsafe.Pointer(&raw[sigchldOffset+4*i])))
+	}
+	return ChildExit{Pid: field(0), Code: int(si.Code), Status: field(2)}, nil
+}
+
+// Files.
+
+// FileOwner reads the owner and the hard-link count of a file from its fs.FileInfo.
+func FileOwner(fi fs.FileInfo) (uid, gid int, nlink uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	return int(st.Uid), int(st.Gid), uint64(st.Nlink), true
+}
