@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	pe "github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // TestRunTaskClockAgrees runs a small real sweep (blocks of 2^19 hops, about a millisecond,
@@ -88,4 +89,18 @@ func TestConfigValidate(t *testing.T) {
 	if err := Default().Validate(); err != nil {
 		t.Errorf("default config: %v", err)
 	}
+}
+
+// TestCounterSetFDs: the probe's counters are all closed, those that failed to open too.
+func TestCounterSetFDs(t *testing.T) {
+	testenv.CheckFDs(t)
+	cs, notes := openCounters([]EventSpec{
+		{Name: "task-clock", Attr: pe.Attr{Type: pe.TypeSoftware, Config: pe.SWTaskClock}},
+		{Name: "bogus", Attr: pe.Attr{Type: pe.TypeSoftware, Config: 1 << 40}},
+	})
+	if len(notes) == 0 {
+		t.Error("the bogus event opened")
+	}
+	cs.read()
+	cs.close()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -245,4 +246,21 @@ func TestAbortLeavesTheOldFile(t *testing.T) {
 		t.Fatal("Abort changed the file")
 	}
 	noTemps(t, dir)
+}
+
+// TestFDs: every way of finishing an output releases its fd.
+func TestFDs(t *testing.T) {
+	testenv.CheckFDs(t)
+	dir := t.TempDir()
+	for _, mode := range []Mode{Replace, Append, Stream} {
+		f, err := Create(filepath.Join(dir, "x"), mode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		f, _ = Create(filepath.Join(dir, "x"), mode)
+		f.Abort()
+	}
+	Create(filepath.Join(dir, "missing", "x"), Replace)
+	WriteFile("/dev/null", []byte("x"))
 }

@@ -17,10 +17,12 @@ const (
 
 // Counter is one open perf event fd. It owns the fd: Close releases it.
 type Counter struct {
-	fd   int
-	attr Attr
-	name string
-	id   uint64 // kernel event id (PERF_EVENT_IOC_ID), to find this member in a group read
+	fd      int
+	attr    Attr
+	name    string
+	id      uint64 // kernel event id (PERF_EVENT_IOC_ID), to find this member in a group read
+	members int    // a leader's group size (itself included): sizes the group read
+	leader  *Counter
 }
 
 // Value is one reading: the count and the kernel's enabled/running times in nanoseconds.
@@ -51,7 +53,12 @@ func Open(name string, attr Attr, pid, cpu int, leader *Counter) (*Counter, erro
 		}
 		return nil, &OpenError{Event: name, PID: pid, CPU: cpu, Errno: errno, Err: classify(errno)}
 	}
-	c := &Counter{fd: fd, attr: attr, name: name}
+	c := &Counter{fd: fd, attr: attr, name: name, members: 1}
+	c.leader = c
+	if leader != nil {
+		c.leader = leader
+		leader.members++
+	}
 	if attr.ReadFormat&FormatGroup != 0 {
 		if err := c.readID(); err != nil {
 			c.Close()
@@ -89,14 +96,37 @@ func (c *Counter) Read() (Value, error) {
 }
 
 // ReadGroup reads a leader opened with PERF_FORMAT_GROUP: one Value per member, leader first.
+// The buffer is sized from the members opened with this leader.
 func (c *Counter) ReadGroup() ([]Value, error) {
-	buf := make([]byte, 8*(3+64*3))
+	buf := make([]byte, groupReadSize(c.attr.ReadFormat, c.leader.members))
 	n, err := unix.Read(c.fd, buf)
 	if err != nil {
 		return nil, fmt.Errorf("reading group %q: %w", c.name, err)
 	}
 	return ParseGroupRead(buf[:n], c.attr.ReadFormat)
 }
+
+// groupReadSize is the size in bytes of a PERF_FORMAT_GROUP read of n members: nr, the
+// optional times, then per member the value and the optional id and lost count.
+func groupReadSize(format uint64, n int) int {
+	words := 1
+	per := 1
+	for _, bit := range []uint64{FormatTotalTimeEnabled, FormatTotalTimeRunning} {
+		if format&bit != 0 {
+			words++
+		}
+	}
+	for _, bit := range []uint64{FormatID, FormatLost} {
+		if format&bit != 0 {
+			per++
+		}
+	}
+	return 8 * (words + n*per)
+}
+
+// ID is the kernel's id of the event (PERF_EVENT_IOC_ID), read when it was opened with
+// PERF_FORMAT_GROUP; it finds the member in its group's read.
+func (c *Counter) ID() uint64 { return c.id }
 
 // ParseRead decodes the read(2) layout of a single counter (struct read_format without GROUP).
 func ParseRead(b []byte, format uint64) (Value, error) {

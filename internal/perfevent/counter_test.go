@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -162,5 +163,56 @@ func TestPickNeedsID(t *testing.T) {
 	}
 	if v, err := pick([]Value{{Raw: 1, ID: 5}, {Raw: 2, ID: 6}}, 6, FormatGroup|FormatID); err != nil || v.Raw != 2 {
 		t.Fatalf("%+v %v", v, err)
+	}
+}
+
+// TestCounterFDs: Close releases the fd, twice is harmless, and a refused open leaves none.
+func TestCounterFDs(t *testing.T) {
+	testenv.CheckFDs(t)
+	f := FormatGroup | FormatID | FormatTotalTimeEnabled | FormatTotalTimeRunning
+	lead, err := Open("task-clock", Attr{Type: TypeSoftware, Config: SWTaskClock, Disabled: true, ReadFormat: f},
+		CallingThread, AnyCPU, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member, err := Open("page-faults", Attr{Type: TypeSoftware, Config: SWPageFaults, ReadFormat: f}, CallingThread, AnyCPU, lead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	member.Close()
+	member.Close()
+	lead.Close()
+	if _, err := Open("bad", Attr{Type: TypeSoftware, Config: 1 << 40}, CallingThread, AnyCPU, nil); err == nil {
+		t.Fatal("software event 1<<40 opened")
+	}
+}
+
+// TestGroupReadSize: the group read is sized from the members, so a group larger than any
+// fixed buffer reads (a fixed 96-member buffer failed with ENOSPC before).
+func TestGroupReadSize(t *testing.T) {
+	lockThread(t)
+	testenv.CheckFDs(t)
+	f := FormatGroup | FormatID | FormatTotalTimeEnabled | FormatTotalTimeRunning
+	lead, err := Open("task-clock", Attr{Type: TypeSoftware, Config: SWTaskClock, Disabled: true, ReadFormat: f},
+		CallingThread, AnyCPU, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lead.Close()
+	var members []*Counter
+	for i := 0; i < 150; i++ {
+		m, err := Open("page-faults", Attr{Type: TypeSoftware, Config: SWPageFaults, ReadFormat: f}, CallingThread, AnyCPU, lead)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		members = append(members, m)
+	}
+	vs, err := lead.ReadGroup()
+	if err != nil || len(vs) != 151 {
+		t.Fatalf("group of 151: %d values, %v", len(vs), err)
+	}
+	if _, err := members[149].Read(); err != nil {
+		t.Fatalf("member read: %v", err)
 	}
 }

@@ -20,17 +20,47 @@ type Kernel struct {
 	Threads func(pid int) ([]int, error)
 	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to sysfs.
 	OnlineCPUs func() ([]int, error)
+	// Open opens one event. Defaults to perfevent.Open; tests script the kernel's answers
+	// (an errno per event and target) to exercise the session's own logic on any machine.
+	Open Opener
+}
+
+// Counter is what a session needs of an open event; *perfevent.Counter is the real one.
+type Counter interface {
+	Read() (perfevent.Value, error)
+	ReadGroup() ([]perfevent.Value, error) // a leader opened with PERF_FORMAT_GROUP
+	ID() uint64
+	Enable() error
+	Close() error
+}
+
+// Opener opens one event on pid/cpu, in leader's group when leader is not nil.
+type Opener func(name string, attr perfevent.Attr, pid, cpu int, leader Counter) (Counter, error)
+
+// openKernel is the Opener of perf_event_open(2).
+func openKernel(name string, attr perfevent.Attr, pid, cpu int, leader Counter) (Counter, error) {
+	var l *perfevent.Counter
+	if leader != nil {
+		l = leader.(*perfevent.Counter)
+	}
+	c, err := perfevent.Open(name, attr, pid, cpu, l)
+	if err != nil {
+		return nil, err // not a typed nil in the interface
+	}
+	return c, nil
 }
 
 func (Kernel) Name() string { return "perf_event" }
 
 type target struct{ pid, cpu int }
 
+// slot is one event on one target. Members of a group read through their leader's slot.
 type slot struct {
-	event int
-	cpu   int
-	c     *perfevent.Counter
-	err   error
+	event  int
+	cpu    int
+	c      Counter
+	err    error
+	leader int // index of the group leader's slot when the group is read at once; -1 otherwise
 }
 
 type kernelSession struct {
@@ -51,10 +81,14 @@ type kernelSession struct {
 	unsignal func()        // stops forwarding signals to the workload
 	allGone  chan struct{} // attach mode: closed when every attached process has exited
 	userOnly []string      // events counted in user space only after a permission refusal
+	openFn   Opener
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
-	s := &kernelSession{req: req, done: make(chan struct{})}
+	s := &kernelSession{req: req, done: make(chan struct{}), openFn: k.Open}
+	if s.openFn == nil {
+		s.openFn = openKernel
+	}
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	targets, err := k.targets(req)
 	if err != nil {
@@ -144,9 +178,8 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 	return nil, nil // launch: the child's pid is known only after Start
 }
 
-// open opens every event on every target, group by group. A refused leader takes its group
-// down with it; a member refused with EINVAL in a multi-event group means the group does not
-// fit the counters, and the whole group is reported as not counted with that reason.
+// open opens every event on every target, group by group. Every counter opened belongs to
+// s.slots at once, so Close releases it whatever fails next.
 func (s *kernelSession) open(targets []target) error {
 	evs := s.req.Events
 	for _, t := range targets {
@@ -155,47 +188,60 @@ func (s *kernelSession) open(targets []target) error {
 			for j < len(evs) && evs[j].Group == evs[i].Group {
 				j++
 			}
-			group := make([]slot, 0, j-i)
-			var leader *perfevent.Counter
-			var groupErr error
-			for e := i; e < j; e++ {
-				sl := slot{event: e, cpu: t.cpu}
-				if groupErr != nil {
-					sl.err = groupErr
-					group = append(group, sl)
-					continue
-				}
-				c, err := s.openEvent(e, t, leader)
-				if err != nil {
-					if errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles) {
-						return err
-					}
-					switch {
-					case e > i && errors.Is(err, perfevent.ErrInvalid):
-						// The whole group is refused: every member, opened or not, says why.
-						groupErr = fmt.Errorf("%w (the kernel refused member %d of %d, %q, with EINVAL)",
-							ErrGroupTooLarge, e-i+1, j-i, evs[e].Name)
-						for g := range group {
-							group[g].c.Close()
-							group[g].c, group[g].err = nil, groupErr
-						}
-						err = groupErr
-					case e == i && j-i > 1:
-						groupErr = fmt.Errorf("group leader %q: %w", evs[e].Name, err)
-						err = groupErr
-					}
-					sl.err = err
-					group = append(group, sl)
-					continue
-				}
-				if e == i {
-					leader = c
-				}
-				sl.c = c
-				group = append(group, sl)
+			if err := s.openGroup(i, j, t); err != nil {
+				return err
 			}
-			s.slots = append(s.slots, group...)
 			i = j
+		}
+	}
+	return nil
+}
+
+// openGroup opens events i..j-1, one group, on t. A refused leader takes its group down with
+// it; a member refused with EINVAL in a multi-event group means the group does not fit the
+// counters, and the whole group is reported as not counted with that reason. A refusal that
+// no other event can escape (permission, the fd limit) ends the session.
+func (s *kernelSession) openGroup(i, j int, t target) error {
+	evs := s.req.Events
+	first := len(s.slots)
+	lead := -1
+	if j-i > 1 && evs[i].Attr.ReadFormat&perfevent.FormatGroup != 0 {
+		lead = first
+	}
+	var groupErr error
+	for e := i; e < j; e++ {
+		s.slots = append(s.slots, slot{event: e, cpu: t.cpu, leader: lead})
+		sl := &s.slots[len(s.slots)-1]
+		if groupErr != nil {
+			sl.err = groupErr
+			continue
+		}
+		var leader Counter
+		if e > i {
+			leader = s.slots[first].c
+		}
+		c, err := s.openEvent(e, t, leader)
+		switch {
+		case err == nil:
+			sl.c = c
+		case errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles):
+			sl.err = err
+			return err
+		case e > i && errors.Is(err, perfevent.ErrInvalid):
+			// The whole group is refused: every member, opened or not, says why.
+			groupErr = fmt.Errorf("%w (the kernel refused member %d of %d, %q, with EINVAL)",
+				ErrGroupTooLarge, e-i+1, j-i, evs[e].Name)
+			for g := first; g < len(s.slots); g++ {
+				if s.slots[g].c != nil {
+					s.slots[g].c.Close()
+				}
+				s.slots[g].c, s.slots[g].err = nil, groupErr
+			}
+		case e == i && j-i > 1:
+			groupErr = fmt.Errorf("group leader %q: %w", evs[e].Name, err)
+			sl.err = groupErr
+		default:
+			sl.err = err
 		}
 	}
 	return nil
@@ -204,15 +250,15 @@ func (s *kernelSession) open(targets []target) error {
 // openEvent opens event e on t. Like perf, when the kernel refuses an event that counts
 // kernel time (perf_event_paranoid >= 2 without CAP_PERFMON) it is retried in user space
 // only; unlike perf, pmc says so (Notes) instead of changing the meaning quietly.
-func (s *kernelSession) openEvent(e int, t target, leader *perfevent.Counter) (*perfevent.Counter, error) {
+func (s *kernelSession) openEvent(e int, t target, leader Counter) (Counter, error) {
 	ev := s.req.Events[e]
-	c, err := perfevent.Open(ev.Name, ev.Attr, t.pid, t.cpu, leader)
+	c, err := s.openFn(ev.Name, ev.Attr, t.pid, t.cpu, leader)
 	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks {
 		return c, err
 	}
 	attr := ev.Attr
 	attr.ExcludeKernel, attr.ExcludeHV = true, true
-	c, err2 := perfevent.Open(ev.Name, attr, t.pid, t.cpu, leader)
+	c, err2 := s.openFn(ev.Name, attr, t.pid, t.cpu, leader)
 	if err2 != nil {
 		return nil, err // the original refusal says what to change
 	}
@@ -328,16 +374,37 @@ func (s *kernelSession) wait() {
 	s.mu.Unlock()
 }
 
+// Read reads every counter: a group once, through its leader (PERF_FORMAT_GROUP), each
+// member picking its value by id; other counters one by one.
 func (s *kernelSession) Read() ([]Reading, error) {
 	out := make([]Reading, len(s.slots))
+	var group map[uint64]perfevent.Value // the current group's read, by member id
 	for i, sl := range s.slots {
 		out[i] = Reading{Event: sl.event, CPU: sl.cpu, Err: sl.err}
 		if sl.c == nil {
 			continue
 		}
-		v, err := sl.c.Read()
-		if err != nil {
-			return nil, err
+		if sl.leader < 0 {
+			v, err := sl.c.Read()
+			if err != nil {
+				return nil, err
+			}
+			out[i].Value = v
+			continue
+		}
+		if sl.leader == i {
+			vs, err := sl.c.ReadGroup()
+			if err != nil {
+				return nil, fmt.Errorf("reading group of %q: %w", s.req.Events[sl.event].Name, err)
+			}
+			group = make(map[uint64]perfevent.Value, len(vs))
+			for _, v := range vs {
+				group[v.ID] = v
+			}
+		}
+		v, ok := group[sl.c.ID()]
+		if !ok {
+			return nil, fmt.Errorf("reading %q: its id %d is not in its group's read", s.req.Events[sl.event].Name, sl.c.ID())
 		}
 		out[i].Value = v
 	}
@@ -370,8 +437,11 @@ func (s *kernelSession) Close() error {
 		s.child.Kill()
 	}
 	s.cancel()
-	for _, sl := range s.slots {
-		sl.c.Close()
+	for i := range s.slots {
+		if s.slots[i].c != nil {
+			s.slots[i].c.Close()
+			s.slots[i].c = nil
+		}
 	}
 	return nil
 }

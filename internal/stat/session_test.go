@@ -1,0 +1,284 @@
+package stat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+// scripted is a Kernel Opener whose answers are scripted per event and target: the
+// counting session's own logic (groups, retries, statuses, targets, cleanup) runs as it does
+// on a machine, with no PMU and no permissions needed. It tracks every counter it hands out.
+type scripted struct {
+	// refuse maps "event" or "event@pid/cpu" to the error the kernel gives.
+	refuse map[string]error
+	// kernelRefused: events the kernel refuses with EACCES unless they exclude the kernel.
+	kernelRefused []string
+	// values maps "event" or "event@pid/cpu" to the reading.
+	values map[string]perfevent.Value
+	opened []*fakeCounter
+	nextID uint64
+	failAt int // when > 0, the failAt-th open (1-based) fails with EMFILE
+	opens  int
+}
+
+type fakeCounter struct {
+	s       *scripted
+	name    string
+	attr    perfevent.Attr
+	pid     int
+	cpu     int
+	id      uint64
+	leader  *fakeCounter
+	members []*fakeCounter
+	closed  bool
+}
+
+func (s *scripted) key(name string, pid, cpu int) []string {
+	return []string{fmt.Sprintf("%s@%d/%d", name, pid, cpu), name}
+}
+
+func (s *scripted) open(name string, attr perfevent.Attr, pid, cpu int, leader Counter) (Counter, error) {
+	s.opens++
+	if s.failAt > 0 && s.opens == s.failAt {
+		return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: perfevent.ErrTooManyFiles}
+	}
+	for _, k := range s.key(name, pid, cpu) {
+		if err, ok := s.refuse[k]; ok {
+			return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: err}
+		}
+	}
+	if slices.Contains(s.kernelRefused, name) && !attr.ExcludeKernel {
+		return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: perfevent.ErrPermission}
+	}
+	s.nextID++
+	c := &fakeCounter{s: s, name: name, attr: attr, pid: pid, cpu: cpu, id: s.nextID}
+	if leader != nil {
+		c.leader = leader.(*fakeCounter)
+		c.leader.members = append(c.leader.members, c)
+	}
+	s.opened = append(s.opened, c)
+	return c, nil
+}
+
+func (s *scripted) value(c *fakeCounter) perfevent.Value {
+	for _, k := range s.key(c.name, c.pid, c.cpu) {
+		if v, ok := s.values[k]; ok {
+			v.ID = c.id
+			return v
+		}
+	}
+	return perfevent.Value{Raw: 1, Enabled: 10, Running: 10, ID: c.id}
+}
+
+// stillOpen lists the counters not closed.
+func (s *scripted) stillOpen() []string {
+	var out []string
+	for _, c := range s.opened {
+		if !c.closed {
+			out = append(out, fmt.Sprintf("%s@%d/%d", c.name, c.pid, c.cpu))
+		}
+	}
+	return out
+}
+
+func (c *fakeCounter) Read() (perfevent.Value, error) {
+	if c.closed {
+		return perfevent.Value{}, errors.New("read after close")
+	}
+	if c.attr.ReadFormat&perfevent.FormatGroup != 0 {
+		return perfevent.Value{}, errors.New("a group member read on its own: the session must read the group once")
+	}
+	return c.s.value(c), nil
+}
+
+func (c *fakeCounter) ReadGroup() ([]perfevent.Value, error) {
+	if c.leader != nil {
+		return nil, errors.New("group read from a member")
+	}
+	vs := []perfevent.Value{c.s.value(c)}
+	for _, m := range c.members {
+		if !m.closed {
+			vs = append(vs, c.s.value(m))
+		}
+	}
+	return vs, nil
+}
+
+func (c *fakeCounter) ID() uint64    { return c.id }
+func (c *fakeCounter) Enable() error { return nil }
+func (c *fakeCounter) Close() error {
+	if c.closed {
+		return errors.New("closed twice")
+	}
+	c.closed = true
+	return nil
+}
+
+// groupEvents builds events in perf syntax order: each []string is one {..} group.
+func groupEvents(groups ...[]string) []Event {
+	var out []Event
+	for gi, g := range groups {
+		for i, n := range g {
+			a := perfevent.Attr{Type: perfevent.TypeSoftware, ReadFormat: perfevent.FormatTotalTimeEnabled | perfevent.FormatTotalTimeRunning}
+			if len(g) > 1 {
+				a.ReadFormat |= perfevent.FormatGroup | perfevent.FormatID
+			}
+			out = append(out, Event{Name: n, Group: gi, Leader: i == 0 && len(g) > 1, Attr: a})
+		}
+	}
+	return out
+}
+
+func systemReq(events []Event, cpus ...int) *Request {
+	return &Request{Mode: System, Events: events, CPUs: cpus, Repeat: 1}
+}
+
+// begin opens a session of k for req and returns it with its first reading.
+func begin(t *testing.T, k Kernel, req *Request) ([]Reading, Session) {
+	t.Helper()
+	s, err := k.Begin(context.Background(), req, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Read()
+	if err != nil {
+		s.Close()
+		t.Fatal(err)
+	}
+	return rs, s
+}
+
+func TestSessionGroupRefusedAsAWhole(t *testing.T) {
+	sc := &scripted{refuse: map[string]error{"c": perfevent.ErrInvalid}}
+	req := systemReq(groupEvents([]string{"a", "b", "c", "d"}, []string{"e"}), 0)
+	rs, s := begin(t, Kernel{Open: sc.open}, req)
+	// a and b were opened before c was refused: closed at once, and not left to the end.
+	if open := sc.stillOpen(); len(open) != 1 || open[0] != "e@-1/0" {
+		t.Errorf("open after the refusal: %v, want only e", open)
+	}
+	for _, r := range rs[:4] {
+		if !errors.Is(r.Err, ErrGroupTooLarge) || !strings.Contains(r.Err.Error(), `member 3 of 4, "c"`) {
+			t.Errorf("%s: %v", req.Events[r.Event].Name, r.Err)
+		}
+	}
+	if rs[4].Err != nil || rs[4].Value.Raw != 1 {
+		t.Errorf("e: %+v", rs[4])
+	}
+	s.Close()
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("open after Close: %v", open)
+	}
+	res := countsOf(req, rs)
+	if res[0].Status != NotCounted || res[4].Status != Counted {
+		t.Errorf("statuses %s %s", res[0].Status, res[4].Status)
+	}
+}
+
+func countsOf(req *Request, rs []Reading) []Count { return counts(req, rs) }
+
+func TestSessionLeaderRefused(t *testing.T) {
+	sc := &scripted{refuse: map[string]error{"a": perfevent.ErrNotSupported}}
+	rs, s := begin(t, Kernel{Open: sc.open}, systemReq(groupEvents([]string{"a", "b"}), 0))
+	defer s.Close()
+	for _, r := range rs {
+		if !errors.Is(r.Err, perfevent.ErrNotSupported) || !strings.Contains(r.Err.Error(), `group leader "a"`) {
+			t.Errorf("event %d: %v", r.Event, r.Err)
+		}
+	}
+	if sc.opens != 1 {
+		t.Errorf("%d opens: members of a refused leader must not be tried", sc.opens)
+	}
+}
+
+// TestSessionUserOnlyRetry: a task counter refused for counting kernel time is retried in
+// user space only and says so; system-wide counting is never retried (the refusal stands).
+func TestSessionUserOnlyRetry(t *testing.T) {
+	sc := &scripted{kernelRefused: []string{"task-clock"}}
+	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return []int{pid}, nil }}
+	req := &Request{Mode: Attach, PIDs: []int{4242}, Events: groupEvents([]string{"task-clock"}, []string{"page-faults"}), Repeat: 1}
+	rs, s := begin(t, k, req)
+	notes := s.Notes()
+	s.Close()
+	if rs[0].Err != nil || len(notes) != 1 || !strings.Contains(notes[0], "counting user space only (as :u) for task-clock:") {
+		t.Errorf("readings %+v notes %q", rs, notes)
+	}
+	if c := sc.opened[0]; !c.attr.ExcludeKernel || !c.attr.ExcludeHV {
+		t.Errorf("retried attr %+v: want exclude_kernel and exclude_hv", c.attr)
+	}
+	_, err := Kernel{Open: sc.open}.Begin(context.Background(), systemReq(groupEvents([]string{"task-clock"}), 0), 0)
+	if !errors.Is(err, perfevent.ErrPermission) {
+		t.Errorf("system-wide: %v, want the permission error", err)
+	}
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("still open: %v", open)
+	}
+}
+
+// TestSessionTargets: attach opens every event on every thread of every process; system mode
+// on every CPU; Read sums them (or keeps CPUs apart with -A).
+func TestSessionTargets(t *testing.T) {
+	sc := &scripted{values: map[string]perfevent.Value{
+		"cs@10/-1": {Raw: 1, Enabled: 5, Running: 5}, "cs@11/-1": {Raw: 2, Enabled: 5, Running: 5},
+		"cs@20/-1": {Raw: 4, Enabled: 5, Running: 5},
+		"cs@-1/0":  {Raw: 7, Enabled: 9, Running: 9}, "cs@-1/3": {Raw: 8, Enabled: 9, Running: 9},
+	}}
+	threads := map[int][]int{1: {10, 11}, 2: {20}}
+	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return threads[pid], nil }}
+	req := &Request{Mode: Attach, PIDs: []int{1, 2}, Events: groupEvents([]string{"cs"}), Repeat: 1}
+	rs, s := begin(t, k, req)
+	s.Close()
+	if c := counts(req, rs); len(c) != 1 || c[0].Raw != 7 || c[0].Enabled != 15 {
+		t.Errorf("attach: %+v, want 1+2+4 over three threads", c)
+	}
+	req = systemReq(groupEvents([]string{"cs"}), 0, 3)
+	req.PerCPU = true
+	rs, s = begin(t, k, req)
+	s.Close()
+	c := counts(req, rs)
+	if len(c) != 2 || c[0].CPU != 0 || c[0].Raw != 7 || c[1].CPU != 3 || c[1].Raw != 8 {
+		t.Errorf("per CPU: %+v", c)
+	}
+	k.Threads = func(pid int) ([]int, error) { return nil, errors.New("no such process") }
+	if _, err := k.Begin(context.Background(), &Request{Mode: Attach, PIDs: []int{9}, Events: req.Events}, 0); err == nil || !strings.Contains(err.Error(), "process 9") {
+		t.Errorf("vanished process: %v", err)
+	}
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("still open: %v", open)
+	}
+}
+
+// TestSessionGroupReadOnce: a group is read once through its leader; members pick their
+// values by id (the fake counters refuse a member read on its own).
+func TestSessionGroupReadOnce(t *testing.T) {
+	sc := &scripted{values: map[string]perfevent.Value{"x": {Raw: 3, Enabled: 4, Running: 2}, "y": {Raw: 5, Enabled: 4, Running: 2}}}
+	req := systemReq(groupEvents([]string{"x", "y"}), 0)
+	rs, s := begin(t, Kernel{Open: sc.open}, req)
+	s.Close()
+	c := counts(req, rs)
+	if c[0].Raw != 3 || c[1].Raw != 5 || c[1].Scaled != 10 {
+		t.Errorf("group read: %+v", c)
+	}
+}
+
+// TestSessionCleanupOnFDLimit: when the fd limit is hit part-way through a group, every
+// counter already opened is closed (22 were left open in a 40-member group before).
+func TestSessionCleanupOnFDLimit(t *testing.T) {
+	names := make([]string, 40)
+	for i := range names {
+		names[i] = fmt.Sprintf("e%d", i)
+	}
+	sc := &scripted{failAt: 23}
+	_, err := Kernel{Open: sc.open}.Begin(context.Background(), systemReq(groupEvents(names), 0), 0)
+	if !errors.Is(err, perfevent.ErrTooManyFiles) {
+		t.Fatalf("err %v, want too many open files", err)
+	}
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("%d counters left open: %v", len(open), open)
+	}
+}
