@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // TestPMCHeaderMisuse compiles testdata/pmcmisuse.c against include/pmc.h: warnings for calls
@@ -65,14 +65,14 @@ func TestPMCHeaderMisuse(t *testing.T) {
 			t.Fatalf("run %d: %d counts", run.Index, len(run.Counts))
 		}
 		for _, c := range run.Counts {
-			if c.Status != stat.Counted || c.CPU != -1 || c.Encoding.PMU != "software" || c.Encoding.Type != 1 {
+			if c.Status != result.Counted || c.CPU != -1 || c.Encoding.PMU != "software" || c.Encoding.Type != 1 {
 				t.Errorf("run %d %s: %+v", run.Index, c.Event, c)
 			}
 		}
 	}
 	// Two top-level regions (a and the odd name): the summary counts both, not b.
 	for _, s := range rep.Summary {
-		if s.Runs != 2 || s.Status != stat.Counted {
+		if s.Runs != 2 || s.Status != result.Counted {
 			t.Errorf("summary %s: runs %d status %s, want 2 counted", s.Event, s.Runs, s.Status)
 		}
 	}

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
-// selfReport is what pmc_write_json writes: a stat.Result plus the names of the regions.
+// selfReport is what pmc_write_json writes: a result.Stat plus the names of the regions.
 type selfReport struct {
-	stat.Result
+	result.Stat
 	Regions []struct {
 		Name   string `json:"name"`
 		Run    int    `json:"run"`
@@ -46,9 +46,9 @@ func TestSelfMeasure(t *testing.T) {
 	var rep selfReport
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&rep); err != nil {
-		t.Fatalf("JSON does not decode into stat.Result: %v\n%s", err, data)
+		t.Fatalf("JSON does not decode into result.Stat: %v\n%s", err, data)
 	}
-	if rep.Schema != stat.SchemaVersion || rep.Mode != "self" || rep.Backend != "perf_event" {
+	if rep.Schema != result.SchemaVersion || rep.Mode != "self" || rep.Backend != "perf_event" {
 		t.Errorf("schema %q mode %q backend %q", rep.Schema, rep.Mode, rep.Backend)
 	}
 	if len(rep.Command) == 0 || !strings.HasSuffix(rep.Command[0], "selfmeasure") {
@@ -63,7 +63,7 @@ func TestSelfMeasure(t *testing.T) {
 	if len(rep.Regions) != len(wantRegions) || len(rep.Runs) != len(wantRegions) {
 		t.Fatalf("%d regions, %d runs; want %d", len(rep.Regions), len(rep.Runs), len(wantRegions))
 	}
-	runOf := map[string]stat.Run{}
+	runOf := map[string]result.Run{}
 	for i, w := range wantRegions {
 		r := rep.Regions[i]
 		if r.Name != w.name || r.Parent != w.parent || r.Calls != w.calls || r.Run != i || rep.Runs[i].Index != i {
@@ -71,14 +71,14 @@ func TestSelfMeasure(t *testing.T) {
 		}
 		runOf[r.Name] = rep.Runs[i]
 	}
-	count := func(region, event string) stat.Count {
+	count := func(region, event string) result.Count {
 		for _, c := range runOf[region].Counts {
 			if c.Event == event {
 				return c
 			}
 		}
 		t.Fatalf("region %s has no count for %s", region, event)
-		return stat.Count{}
+		return result.Count{}
 	}
 
 	// Hardware events: on a machine without a PMU (the development VMs) they must be reported
@@ -86,12 +86,12 @@ func TestSelfMeasure(t *testing.T) {
 	for _, ev := range []string{"instructions:u", "cycles:u"} {
 		c := count("loop", ev)
 		if hasHardwarePMU() {
-			if c.Status != stat.Counted || c.Raw == 0 {
+			if c.Status != result.Counted || c.Raw == 0 {
 				t.Errorf("%s with a PMU: status %s raw %d", ev, c.Status, c.Raw)
 			}
 			continue
 		}
-		if c.Status != stat.NotSupported || !strings.HasPrefix(c.Error, "perf_event_open: ") ||
+		if c.Status != result.NotSupported || !strings.HasPrefix(c.Error, "perf_event_open: ") ||
 			!strings.Contains(c.Error, "(errno ") {
 			t.Errorf("%s without a PMU: status %q error %q; want not-supported with the errno text", ev, c.Status, c.Error)
 		}
@@ -106,7 +106,7 @@ func TestSelfMeasure(t *testing.T) {
 	// Software events are real here.
 	for _, region := range []string{"main", "empty", "loop", "touch"} {
 		tc := count(region, "task-clock")
-		if tc.Status != stat.Counted || tc.Unit != "msec" || tc.Enabled == 0 || tc.Running != tc.Enabled {
+		if tc.Status != result.Counted || tc.Unit != "msec" || tc.Enabled == 0 || tc.Running != tc.Enabled {
 			t.Errorf("%s task-clock: %+v", region, tc)
 		}
 		if tc.Scaled != float64(tc.Raw) {
@@ -140,12 +140,12 @@ func TestSelfMeasure(t *testing.T) {
 	}
 	for _, s := range rep.Summary {
 		if strings.HasSuffix(s.Event, ":u") && !hasHardwarePMU() {
-			if s.Status != stat.NotSupported || s.Runs != 0 {
+			if s.Status != result.NotSupported || s.Runs != 0 {
 				t.Errorf("summary %s: %+v", s.Event, s)
 			}
 			continue
 		}
-		if s.Status != stat.Counted || s.Runs != 1 || s.RawMean != float64(count("main", s.Event).Raw) {
+		if s.Status != result.Counted || s.Runs != 1 || s.RawMean != float64(count("main", s.Event).Raw) {
 			t.Errorf("summary %s: %+v, want main's value", s.Event, s)
 		}
 	}

@@ -8,10 +8,11 @@ import (
 	"io"
 	"os"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/report"
-	"github.com/pmc-tools/pmc/internal/stat"
 )
 
 // showFlags are the options of `pmc show`.
@@ -54,7 +55,7 @@ func readInput(path string, stdin io.Reader) ([]byte, error) {
 
 // savedResult is a Result file with the fields include/pmc.h adds: its runs are regions.
 type savedResult struct {
-	stat.Result
+	result.Stat
 	Regions []struct {
 		Name   string `json:"name"`
 		Run    int    `json:"run"`
@@ -69,8 +70,8 @@ func showResult(w io.Writer, data []byte, f *showFlags) error {
 	if err := dec.Decode(&saved); err != nil {
 		return usageErr(fmt.Errorf("not a pmc result file: %w", err))
 	}
-	if saved.Schema != stat.SchemaVersion {
-		return usageErr(fmt.Errorf("schema %q: pmc show reads %s files", saved.Schema, stat.SchemaVersion))
+	if saved.Schema != result.SchemaVersion {
+		return usageErr(fmt.Errorf("schema %q: pmc show reads %s files", saved.Schema, result.SchemaVersion))
 	}
 	if len(saved.Runs) == 0 {
 		return usageErr(errors.New("the file holds no runs"))
@@ -78,23 +79,23 @@ func showResult(w io.Writer, data []byte, f *showFlags) error {
 	if f.csv && f.sep != "" || f.json && (f.csv || f.sep != "") {
 		return usageErr(errors.New("choose one output: --csv, -x SEP or --json"))
 	}
-	results := []*stat.Result{&saved.Result}
+	results := []*result.Stat{&saved.Stat}
 	if len(saved.Regions) > 0 {
 		results = results[:0]
 		for _, reg := range saved.Regions {
 			if reg.Run < 0 || reg.Run >= len(saved.Runs) {
 				return usageErr(fmt.Errorf("region %q names run %d of %d", reg.Name, reg.Run, len(saved.Runs)))
 			}
-			r := saved.Result
+			r := saved.Stat
 			r.Command = []string{fmt.Sprintf("region %s (%d calls)", reg.Name, reg.Calls)}
-			r.Runs = []stat.Run{saved.Runs[reg.Run]}
+			r.Runs = []result.Run{saved.Runs[reg.Run]}
 			r.Repeat, r.Summary, r.Intervals, r.Metrics = 1, nil, nil, nil
 			results = append(results, &r)
 		}
 	}
 	for _, r := range results {
 		if len(r.Summary) == 0 {
-			stat.Summarize(r)
+			result.Summarize(r)
 		}
 		var err error
 		switch {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/spf13/pflag"
 
 	"github.com/pmc-tools/pmc/internal/metrics"
@@ -210,8 +212,8 @@ func contains(list []string, s string) bool {
 
 // valid keeps the metrics that have a value: like perf, a default metric whose operands were
 // not counted is left out rather than shown empty.
-func valid(ms []stat.Metric) []stat.Metric {
-	var out []stat.Metric
+func valid(ms []result.Metric) []result.Metric {
+	var out []result.Metric
 	for _, m := range ms {
 		if m.Valid {
 			out = append(out, m)
@@ -222,7 +224,7 @@ func valid(ms []stat.Metric) []stat.Metric {
 
 // result computes the plan's metrics over a whole Result: the requested ones always (an
 // undefined one says why), the default ones when they have a value.
-func (p *metricPlan) result(res *stat.Result) []stat.Metric {
+func (p *metricPlan) result(res *result.Stat) []result.Metric {
 	if p == nil || p.set == nil {
 		return nil
 	}
@@ -233,7 +235,7 @@ func (p *metricPlan) result(res *stat.Result) []stat.Metric {
 }
 
 // interval computes the plan's metrics over one interval's deltas lasting sec seconds.
-func (p *metricPlan) interval(counts []stat.Count, sec float64) []stat.Metric {
+func (p *metricPlan) interval(counts []result.Count, sec float64) []result.Metric {
 	if p == nil || p.set == nil {
 		return nil
 	}

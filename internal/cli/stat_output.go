@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/perfevent"
@@ -23,7 +25,7 @@ type statOutput struct {
 	file *outfile.File // -o FILE, opened before counting; nil: stderr
 	live io.Writer     // where intervals stream (nil when buffered for -o)
 	buf  bytes.Buffer
-	head *stat.Result // what interval rows need to know before the run ends
+	head *result.Stat // what interval rows need to know before the run ends
 	plan *metricPlan
 	n    int     // intervals written
 	last float64 // time of the previous interval
@@ -32,7 +34,7 @@ type statOutput struct {
 // newStatOutput opens -o FILE at once, so that an output that cannot be written stops pmc
 // before the workload runs.
 func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*statOutput, error) {
-	o := &statOutput{e: e, f: f, plan: plan, head: &stat.Result{Schema: stat.SchemaVersion,
+	o := &statOutput{e: e, f: f, plan: plan, head: &result.Stat{Schema: result.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
 	if f.output == "" {
@@ -66,7 +68,7 @@ func (o *statOutput) csvOptions() report.CSVOptions {
 	return report.CSVOptions{Sep: sep, Header: o.f.csv}
 }
 
-func (o *statOutput) interval(iv stat.Interval) {
+func (o *statOutput) interval(iv result.Interval) {
 	if o.f.json {
 		return // intervals are part of the JSON document
 	}
@@ -83,7 +85,7 @@ func (o *statOutput) interval(iv stat.Interval) {
 	o.n++
 }
 
-func (o *statOutput) final(res *stat.Result) error {
+func (o *statOutput) final(res *result.Stat) error {
 	w := io.Writer(o.e.stderr)
 	if o.file != nil {
 		w = &o.buf
@@ -132,7 +134,7 @@ func printAttrs(w io.Writer, evs []stat.Event) {
 
 // noPMUHint explains, once, why every hardware event is <not supported> on a machine with no
 // hardware PMU, and what can be counted instead.
-func noPMUHint(w io.Writer, res *stat.Result) {
+func noPMUHint(w io.Writer, res *result.Stat) {
 	if res.Backend != (stat.Kernel{}).Name() {
 		return // the fake backend's verdicts say nothing about this machine
 	}
@@ -141,7 +143,7 @@ func noPMUHint(w io.Writer, res *stat.Result) {
 		switch s.Encoding.Type {
 		case perfevent.TypeHardware, perfevent.TypeHWCache, perfevent.TypeRaw:
 			hw++
-			if s.Status == stat.NotSupported {
+			if s.Status == result.NotSupported {
 				unsupported++
 			}
 		}

@@ -15,8 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/pmc-tools/pmc/internal/pmu"
-	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -34,7 +35,7 @@ func needPerf(t *testing.T) {
 }
 
 // pmcJSON runs pmc stat in-process with --json -o and decodes the Result.
-func pmcJSON(t *testing.T, args ...string) (*stat.Result, int) {
+func pmcJSON(t *testing.T, args ...string) (*result.Stat, int) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
 	full := append([]string{"stat", "--json", "-o", out}, args...)
@@ -44,14 +45,14 @@ func pmcJSON(t *testing.T, args ...string) (*stat.Result, int) {
 	if err != nil {
 		t.Fatalf("pmc %v: exit %d, no output file: %v\n%s", full, code, err, stderr.String())
 	}
-	var r stat.Result
+	var r result.Stat
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
 	return &r, code
 }
 
-func summary(t *testing.T, r *stat.Result, event string) stat.Summary {
+func summary(t *testing.T, r *result.Stat, event string) result.Summary {
 	t.Helper()
 	for _, s := range r.Summary {
 		if s.Event == event {
@@ -59,7 +60,7 @@ func summary(t *testing.T, r *stat.Result, event string) stat.Summary {
 		}
 	}
 	t.Fatalf("no %q in %+v", event, r.Summary)
-	return stat.Summary{}
+	return result.Summary{}
 }
 
 // perfStat runs perf stat -x, and returns event -> value (msec for clocks, as perf prints).
@@ -296,7 +297,7 @@ func TestInterrupt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r stat.Result
+	var r result.Stat
 	if err := json.Unmarshal(data, &r); err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +309,7 @@ func TestInterrupt(t *testing.T) {
 	if el := r.Runs[0].ElapsedSec; el < 0.1 || el > 3 {
 		t.Errorf("elapsed %.3f s, want a little under 0.3 s", el)
 	}
-	if s := summary(t, &r, "context-switches"); s.Status != stat.Counted || s.Mean < 1 {
+	if s := summary(t, &r, "context-switches"); s.Status != result.Counted || s.Mean < 1 {
 		t.Errorf("sleep must have switched out at least once: %+v", s)
 	}
 }
@@ -400,7 +401,7 @@ func TestAttachEndsWithProcess(t *testing.T) {
 	if r.ElapsedSec < 0.4 || r.ElapsedSec > 2 {
 		t.Errorf("elapsed %.3f s: want about 0.6 s (until the last process exits)", r.ElapsedSec)
 	}
-	if s := summary(t, r, "context-switches"); s.Status != stat.Counted {
+	if s := summary(t, r, "context-switches"); s.Status != result.Counted {
 		t.Errorf("context-switches %+v", s)
 	}
 }

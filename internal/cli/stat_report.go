@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/reportfile"
@@ -82,7 +84,7 @@ func printPlan(w io.Writer, p *metricPlan, h *hostFacts) {
 }
 
 // writeMetricOnly prints only the metrics, in the format the flags chose.
-func writeMetricOnly(w io.Writer, f *statFlags, res *stat.Result) error {
+func writeMetricOnly(w io.Writer, f *statFlags, res *result.Stat) error {
 	switch {
 	case f.json:
 		return reportfile.MetricOnlyJSON(w, res)
@@ -111,7 +113,7 @@ func openReport(path string) (*outfile.File, error) {
 
 // writeReport writes the --report file (file is --metrics-file) from whatever the run
 // measured (an interrupted workload still has its counts up to the signal).
-func writeReport(out *outfile.File, file string, res *stat.Result, p *metricPlan, h *hostFacts) error {
+func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan, h *hostFacts) error {
 	if out == nil {
 		return nil
 	}
@@ -133,7 +135,7 @@ func writeReport(out *outfile.File, file string, res *stat.Result, p *metricPlan
 
 // rawEventNames names the raw codes (r07, r0B...) of res from the event table of this CPU, so
 // a report reads "r07: EXEC_INSTR ..." instead of a bare number. Nil when there is no table.
-func (h *hostFacts) rawEventNames(res *stat.Result) map[string]string {
+func (h *hostFacts) rawEventNames(res *result.Stat) map[string]string {
 	if h.cpuErr != nil || h.cpu.ISA != "arm" {
 		return nil
 	}
@@ -161,7 +163,7 @@ func (h *hostFacts) rawEventNames(res *stat.Result) map[string]string {
 // togetherTip suggests -M for metrics computed from operands measured apart: pmc then plans
 // groups in which numerator and denominator are counted at the same time. Metrics the planner
 // already placed (and could not fit) get no tip.
-func togetherTip(res *stat.Result, p *metricPlan, file string) string {
+func togetherTip(res *result.Stat, p *metricPlan, file string) string {
 	var apart []string
 	for _, m := range res.Metrics {
 		if p.planned != "" && contains(p.names, m.Name) {

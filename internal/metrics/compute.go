@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // DefaultMinRunningPct is the running share below which a scaled count is called an
@@ -32,7 +32,7 @@ type row struct {
 	event    string
 	group    int
 	cpu      int
-	status   stat.Status
+	status   result.Status
 	value    float64 // scaled, in raw units (ns for clocks)
 	enabled  uint64
 	running  uint64
@@ -57,7 +57,7 @@ type times struct {
 // Compute evaluates the named metrics over r.Summary: once for the aggregated rows (CPU -1),
 // or once per CPU when the summary holds per-CPU rows. duration_time, user_time and
 // system_time come from the Result's wall clock and rusage unless they were counted.
-func (s *Set) Compute(r *stat.Result, names []string, opt Options) []stat.Metric {
+func (s *Set) Compute(r *result.Stat, names []string, opt Options) []result.Metric {
 	rows := make([]row, len(r.Summary))
 	for i, x := range r.Summary {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Mean,
@@ -69,7 +69,7 @@ func (s *Set) Compute(r *stat.Result, names []string, opt Options) []stat.Metric
 // ComputeCounts evaluates the named metrics over one run's or one interval's counts;
 // elapsedSec is that run's or interval's wall time (the value of duration_time). Counts are
 // taken as scaled (Count.Scaled).
-func (s *Set) ComputeCounts(counts []stat.Count, elapsedSec float64, names []string, opt Options) []stat.Metric {
+func (s *Set) ComputeCounts(counts []result.Count, elapsedSec float64, names []string, opt Options) []result.Metric {
 	rows := make([]row, len(counts))
 	for i, x := range counts {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Scaled,
@@ -79,7 +79,7 @@ func (s *Set) ComputeCounts(counts []stat.Count, elapsedSec float64, names []str
 }
 
 // Compute builds a Set from defs and evaluates all of them over r.
-func Compute(r *stat.Result, defs []Def, opt Options) ([]stat.Metric, error) {
+func Compute(r *result.Stat, defs []Def, opt Options) ([]result.Metric, error) {
 	s, err := NewSet(defs...)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func Compute(r *stat.Result, defs []Def, opt Options) ([]stat.Metric, error) {
 	return s.Compute(r, s.names(), opt), nil
 }
 
-func (s *Set) compute(rows []row, t times, names []string, opt Options) []stat.Metric {
+func (s *Set) compute(rows []row, t times, names []string, opt Options) []result.Metric {
 	if opt.MinRunningPct == 0 {
 		opt.MinRunningPct = DefaultMinRunningPct
 	}
@@ -100,7 +100,7 @@ func (s *Set) compute(rows []row, t times, names []string, opt Options) []stat.M
 	if len(cpus) == 0 {
 		cpus = []int{-1}
 	}
-	var out []stat.Metric
+	var out []result.Metric
 	for _, cpu := range cpus {
 		var mine []row
 		for _, r := range rows {
@@ -131,10 +131,10 @@ func containsInt(list []int, v int) bool {
 	return false
 }
 
-func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options) stat.Metric {
+func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options) result.Metric {
 	d, _ := s.Def(name)
 	events := s.Events(name)
-	m := stat.Metric{Name: name, Unit: d.Unit, Event: d.Event, CPU: cpu}
+	m := result.Metric{Name: name, Unit: d.Unit, Event: d.Event, CPU: cpu}
 	if m.Event == "" && len(events) > 0 {
 		m.Event = events[0]
 	}
@@ -215,15 +215,15 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 	var hw []string
 	for _, ev := range events {
 		var best *row
-		var status stat.Status
+		var status result.Status
 		errMsg := ""
 		for i := range rows {
 			r := &rows[i]
 			if !sameEvent(r.event, ev) {
 				continue
 			}
-			if r.status != stat.Counted {
-				if status == "" || r.status == stat.NotSupported {
+			if r.status != result.Counted {
+				if status == "" || r.status == result.NotSupported {
 					status, errMsg = r.status, r.errorMsg
 				}
 				continue
@@ -240,12 +240,12 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 			}
 		case status == "" && isToolEvent(ev):
 			chosen[ev] = toolRow(ev, t)
-		case status == stat.NotSupported:
+		case status == result.NotSupported:
 			if errMsg != "" {
 				return nil, fmt.Sprintf("%s <not supported>: %s", ev, errMsg)
 			}
 			return nil, ev + " <not supported>"
-		case status == stat.NotCounted:
+		case status == result.NotCounted:
 			return nil, ev + " <not counted>: it never got a counter"
 		default:
 			return nil, ev + missingSuffix
@@ -262,7 +262,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 		for _, ev := range hw {
 			found := false
 			for _, r := range rows {
-				if sameEvent(r.event, ev) && r.group == g && r.status == stat.Counted {
+				if sameEvent(r.event, ev) && r.group == g && r.status == result.Counted {
 					found, pct = true, r.runningPct()
 					break
 				}
@@ -276,7 +276,7 @@ func pickRows(events []string, rows []row, t times) (map[string]row, string) {
 	if best >= 0 {
 		for _, ev := range hw {
 			for _, r := range rows {
-				if sameEvent(r.event, ev) && r.group == best && r.status == stat.Counted {
+				if sameEvent(r.event, ev) && r.group == best && r.status == result.Counted {
 					chosen[ev] = r
 					break
 				}
@@ -295,7 +295,7 @@ func toolRow(ev string, t times) row {
 	case "system_time":
 		v = t.sys
 	}
-	return row{event: ev, group: -1, status: stat.Counted, value: v}
+	return row{event: ev, group: -1, status: result.Counted, value: v}
 }
 
 // together: every counter operand came from one group, or nothing was multiplexed (each

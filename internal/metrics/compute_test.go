@@ -6,18 +6,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 const enabledNS = 2_000_000_000
 
 // sum is a counted Summary row that ran pct percent of its enabled time.
-func sum(event string, group int, mean, pct float64) stat.Summary {
-	return stat.Summary{Event: event, Group: group, CPU: -1, Status: stat.Counted, Runs: 1, Mean: mean,
+func sum(event string, group int, mean, pct float64) result.Summary {
+	return result.Summary{Event: event, Group: group, CPU: -1, Status: result.Counted, Runs: 1, Mean: mean,
 		RawMean: mean * pct / 100, Enabled: enabledNS, Running: uint64(enabledNS * pct / 100)}
 }
 
-func find(t *testing.T, ms []stat.Metric, name string, cpu int) stat.Metric {
+func find(t *testing.T, ms []result.Metric, name string, cpu int) result.Metric {
 	t.Helper()
 	for _, m := range ms {
 		if m.Name == name && m.CPU == cpu {
@@ -25,14 +25,14 @@ func find(t *testing.T, ms []stat.Metric, name string, cpu int) stat.Metric {
 		}
 	}
 	t.Fatalf("no metric %s for cpu %d in %+v", name, cpu, ms)
-	return stat.Metric{}
+	return result.Metric{}
 }
 
 // TestCortexA5Multiplexing rebuilds the seed's run on a Cortex-A5 (2 counters + cycle
 // counter, 4 hardware events, each its own group, low multiplexing rate): perf printed
 // "191.03% of all branches" and "12.75 insns per cycle" on a single-issue core as facts.
 func TestCortexA5Multiplexing(t *testing.T) {
-	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: true, Summary: []result.Summary{
 		sum("task-clock", 0, 4.6e9, 100),
 		sum("branch-misses", 1, 878094, 99.60),
 		sum("branches", 2, 459661, 78.82),
@@ -71,7 +71,7 @@ func TestCortexA5Multiplexing(t *testing.T) {
 // TestGroupedTogether: the same events in one group share their running time, so the ratio
 // is exact even though the group was multiplexed.
 func TestGroupedTogether(t *testing.T) {
-	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: true, Summary: []result.Summary{
 		sum("cycles", 0, 4e8, 60), sum("instructions", 0, 3e8, 60),
 		sum("branches", 0, 5e7, 60), sum("branch-misses", 0, 1e6, 60),
 		sum("cycles", 1, 4.1e8, 40), sum("L1-dcache-loads", 1, 1e8, 40),
@@ -92,10 +92,10 @@ func TestGroupedTogether(t *testing.T) {
 }
 
 func TestInvalidAndWarnings(t *testing.T) {
-	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: true, Summary: []result.Summary{
 		sum("cycles", 0, 1e9, 100), sum("instructions", 0, 5e8, 100),
-		{Event: "stalled-cycles-frontend", Group: 1, CPU: -1, Status: stat.NotSupported, Error: "the PMU does not map this event"},
-		{Event: "LLC-loads", Group: 2, CPU: -1, Status: stat.NotCounted, Enabled: enabledNS},
+		{Event: "stalled-cycles-frontend", Group: 1, CPU: -1, Status: result.NotSupported, Error: "the PMU does not map this event"},
+		{Event: "LLC-loads", Group: 2, CPU: -1, Status: result.NotCounted, Enabled: enabledNS},
 		sum("LLC-load-misses", 3, 10, 100),
 		sum("branches", 4, 0, 100), sum("branch-misses", 4, 0, 100), // QEMU: both read 0
 		sum("L1-dcache-load-misses", 5, 2e6, 3.125),
@@ -129,7 +129,7 @@ func TestInvalidAndWarnings(t *testing.T) {
 }
 
 func TestSoftwareAndToolEvents(t *testing.T) {
-	r := &stat.Result{Scaled: true, ElapsedSec: 0.5, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: true, ElapsedSec: 0.5, Summary: []result.Summary{
 		sum("task-clock", 0, 0.75e9, 100), // 750 ms of CPU time in 500 ms of wall time
 		sum("context-switches", 1, 30, 100),
 		sum("cycles", 2, 1.5e9, 100),
@@ -154,29 +154,29 @@ func TestSoftwareAndToolEvents(t *testing.T) {
 }
 
 func TestPerCPU(t *testing.T) {
-	var rows []stat.Summary
+	var rows []result.Summary
 	for cpu, insn := range []float64{1e6, 3e6} {
-		for _, s := range []stat.Summary{sum("cycles", 0, 2e6, 100), sum("instructions", 0, insn, 100)} {
+		for _, s := range []result.Summary{sum("cycles", 0, 2e6, 100), sum("instructions", 0, insn, 100)} {
 			s.CPU = cpu
 			rows = append(rows, s)
 		}
 	}
-	ms := Builtin("").Compute(&stat.Result{Scaled: true, Summary: rows}, []string{"ipc"}, Options{IssueWidth: 3})
+	ms := Builtin("").Compute(&result.Stat{Scaled: true, Summary: rows}, []string{"ipc"}, Options{IssueWidth: 3})
 	if len(ms) != 2 || find(t, ms, "ipc", 0).Value != 0.5 || find(t, ms, "ipc", 1).Value != 1.5 {
 		t.Errorf("per-CPU ipc = %+v", ms)
 	}
 }
 
 func TestComputeCountsAndDefs(t *testing.T) {
-	counts := []stat.Count{
-		{Event: "cycles", Group: 0, CPU: -1, Status: stat.Counted, Raw: 100, Scaled: 200, Enabled: 10, Running: 5},
-		{Event: "instructions", Group: 0, CPU: -1, Status: stat.Counted, Raw: 50, Scaled: 100, Enabled: 10, Running: 5},
+	counts := []result.Count{
+		{Event: "cycles", Group: 0, CPU: -1, Status: result.Counted, Raw: 100, Scaled: 200, Enabled: 10, Running: 5},
+		{Event: "instructions", Group: 0, CPU: -1, Status: result.Counted, Raw: 50, Scaled: 100, Enabled: 10, Running: 5},
 	}
 	ms := Builtin("").ComputeCounts(counts, 1, []string{"ipc"}, Options{})
 	if m := ms[0]; !m.Valid || m.Value != 0.5 || !m.Together {
 		t.Errorf("interval ipc = %+v", m)
 	}
-	r := &stat.Result{Scaled: true, Summary: []stat.Summary{sum("cycles", 0, 10, 100), sum("instructions", 0, 30, 100)}}
+	r := &result.Stat{Scaled: true, Summary: []result.Summary{sum("cycles", 0, 10, 100), sum("instructions", 0, 30, 100)}}
 	got, err := Compute(r, []Def{{Name: "x", Expr: "instructions / cycles * 10", Unit: "tenths"}}, Options{})
 	if err != nil || len(got) != 1 || got[0].Value != 30 || got[0].Event != "instructions" {
 		t.Errorf("Compute with defs = %+v, %v", got, err)
@@ -187,10 +187,10 @@ func TestComputeCountsAndDefs(t *testing.T) {
 }
 
 func TestAliasesAndSkipMissing(t *testing.T) {
-	r := &stat.Result{Scaled: true, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: true, Summary: []result.Summary{
 		sum("cpu-cycles", 0, 2e9, 100), sum("instructions", 0, 1e9, 100), sum("task-clock", 1, 1e9, 100),
 		sum("cycles:u", 2, 5, 100), // modifiers differ: not "cycles"
-		{Event: "branch-instructions", Group: 3, CPU: -1, Status: stat.NotSupported},
+		{Event: "branch-instructions", Group: 3, CPU: -1, Status: result.NotSupported},
 	}}
 	ms := Builtin("").Compute(r, []string{"ipc", "ghz", "branch_miss_ratio", "l1d_mpki"}, Options{SkipMissing: true})
 	if len(ms) != 2 {
@@ -203,7 +203,7 @@ func TestAliasesAndSkipMissing(t *testing.T) {
 		t.Errorf("ghz = %+v, want 2 printed beside the cpu-cycles row", m)
 	}
 	// Requested but unsupported: kept, invalid, with the reason.
-	r.Summary = append(r.Summary, stat.Summary{Event: "branch-misses", Group: 4, CPU: -1, Status: stat.NotSupported})
+	r.Summary = append(r.Summary, result.Summary{Event: "branch-misses", Group: 4, CPU: -1, Status: result.NotSupported})
 	ms = Builtin("").Compute(r, []string{"branch_miss_ratio"}, Options{SkipMissing: true})
 	if len(ms) != 1 || ms[0].Valid || ms[0].Warning != "branch-misses <not supported>" {
 		t.Errorf("branch_miss_ratio = %+v", ms)
@@ -211,7 +211,7 @@ func TestAliasesAndSkipMissing(t *testing.T) {
 }
 
 func TestNoScale(t *testing.T) {
-	r := &stat.Result{Scaled: false, Summary: []stat.Summary{
+	r := &result.Stat{Scaled: false, Summary: []result.Summary{
 		sum("cycles", 0, 1e9, 100), sum("instructions", 1, 2e7, 4),
 	}}
 	m := find(t, Builtin("").Compute(r, []string{"ipc"}, Options{}), "ipc", -1)

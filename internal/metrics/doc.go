@@ -63,7 +63,7 @@
 // migrations, faults) match their canonical names. The tool events duration_time, user_time
 // and system_time (ns) come from the Result's wall clock and rusage unless counted.
 //
-// Compute evaluates metrics over a stat.Result. A value is Together only when all its
+// Compute evaluates metrics over a result.Stat. A value is Together only when all its
 // counted operands came from one group, or when none of them was multiplexed; otherwise it
 // is still computed from scaled counts but flagged, and implausible values (more misses than
 // accesses, more instructions per cycle than the core can issue, counts extrapolated from

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // perfLine is one line of `perf stat -j` (perf 6.1).
@@ -30,7 +30,7 @@ func TestAgreesWithPerf(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []perfLine
-	r := &stat.Result{Scaled: true}
+	r := &result.Stat{Scaled: true}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		var l perfLine
@@ -45,8 +45,8 @@ func TestAgreesWithPerf(t *testing.T) {
 			v *= 1e6 // Summary holds clocks in ns
 		}
 		lines = append(lines, l)
-		r.Summary = append(r.Summary, stat.Summary{Event: l.Event, Group: len(r.Summary), CPU: -1,
-			Status: stat.Counted, Runs: 1, Mean: v, Enabled: 1, Running: 1})
+		r.Summary = append(r.Summary, result.Summary{Event: l.Event, Group: len(r.Summary), CPU: -1,
+			Status: result.Counted, Runs: 1, Mean: v, Enabled: 1, Running: 1})
 	}
 	byEvent := map[string]string{
 		"task-clock": "cpus_utilized", "context-switches": "context_switches_per_sec",

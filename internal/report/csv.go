@@ -9,7 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // ErrBadSeparator is returned for a CSV separator that cannot delimit fields.
@@ -23,7 +23,7 @@ type CSVOptions struct {
 	// (docs/json-schema.md). Without it the columns are perf stat -x's.
 	Header bool
 	// Metrics are written in addition to Result.Metrics; CSVInterval writes only these.
-	Metrics []stat.Metric
+	Metrics []result.Metric
 }
 
 // perfColumns are the --csv header names of the columns perf stat -x writes.
@@ -37,7 +37,7 @@ var extraColumns = []string{"raw", "scaled", "enabled", "running", "group", "cpu
 // CSV writes r as perf stat -x SEP does (or, with opt.Header, as pmc's --csv), one record
 // per event and one per extra metric. A Result with Intervals writes every interval, each
 // record starting with the time.
-func CSV(w io.Writer, r *stat.Result, opt CSVOptions) error {
+func CSV(w io.Writer, r *result.Stat, opt CSVOptions) error {
 	c, err := newCSVWriter(r, opt)
 	if err != nil {
 		return err
@@ -51,7 +51,7 @@ func CSV(w io.Writer, r *stat.Result, opt CSVOptions) error {
 			c.header(false)
 		}
 		rows := summaryRows(r)
-		orphans := attachMetrics(rows, append(append([]stat.Metric(nil), r.Metrics...), opt.Metrics...))
+		orphans := attachMetrics(rows, append(append([]result.Metric(nil), r.Metrics...), opt.Metrics...))
 		c.rows("", rows, orphans, repeats(r) > 1)
 	}
 	_, err = w.Write(c.b.Bytes())
@@ -59,7 +59,7 @@ func CSV(w io.Writer, r *stat.Result, opt CSVOptions) error {
 }
 
 // CSVInterval writes one -I interval; first writes the header row of the --csv form.
-func CSVInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt CSVOptions) error {
+func CSVInterval(w io.Writer, r *result.Stat, iv result.Interval, first bool, opt CSVOptions) error {
 	c, err := newCSVWriter(r, opt)
 	if err != nil {
 		return err
@@ -71,11 +71,11 @@ func CSVInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt 
 
 type csvWriter struct {
 	b   bytes.Buffer
-	res *stat.Result
+	res *result.Stat
 	opt CSVOptions
 }
 
-func newCSVWriter(r *stat.Result, opt CSVOptions) (*csvWriter, error) {
+func newCSVWriter(r *result.Stat, opt CSVOptions) (*csvWriter, error) {
 	if opt.Sep == 0 {
 		opt.Sep = ','
 	}
@@ -85,7 +85,7 @@ func newCSVWriter(r *stat.Result, opt CSVOptions) (*csvWriter, error) {
 	return &csvWriter{res: r, opt: opt}, nil
 }
 
-func (c *csvWriter) interval(iv stat.Interval, first bool) {
+func (c *csvWriter) interval(iv result.Interval, first bool) {
 	if first && c.opt.Header {
 		c.header(true)
 	}
@@ -109,7 +109,7 @@ func (c *csvWriter) header(interval bool) {
 }
 
 // rows writes the records of one report (time == "" outside interval mode).
-func (c *csvWriter) rows(time string, rows []row, orphans []stat.Metric, repeated bool) {
+func (c *csvWriter) rows(time string, rows []row, orphans []result.Metric, repeated bool) {
 	for _, r := range rows {
 		c.record(c.countRecord(time, r, repeated))
 		for i := 1; i < len(r.metrics); i++ {
@@ -147,7 +147,7 @@ func (c *csvWriter) countRecord(time string, r row, repeated bool) []string {
 		f = append(f, variance)
 	}
 	f = append(f, strconv.FormatUint(r.runTime, 10), fmt.Sprintf("%.2f", r.pct()))
-	var m *stat.Metric
+	var m *result.Metric
 	if len(r.metrics) > 0 {
 		m = &r.metrics[0]
 	}
@@ -166,7 +166,7 @@ func (c *csvWriter) countRecord(time string, r row, repeated bool) []string {
 
 // metricRecord is a record for a second metric of an event, or a metric without a row:
 // perf leaves the count fields empty; the --csv form still names the event and CPU.
-func (c *csvWriter) metricRecord(time, event string, group, cpu int, m stat.Metric, repeated bool) []string {
+func (c *csvWriter) metricRecord(time, event string, group, cpu int, m result.Metric, repeated bool) []string {
 	f := c.prefix(time, cpu)
 	if !c.opt.Header {
 		n := 5 // value, unit, event, running-time, pct-running
@@ -188,7 +188,7 @@ func (c *csvWriter) metricRecord(time, event string, group, cpu int, m stat.Metr
 
 // metricFields are metric-value and metric-unit. In perf's form, where no column is left
 // for them, the notes go in parentheses after the unit.
-func (c *csvWriter) metricFields(m *stat.Metric) []string {
+func (c *csvWriter) metricFields(m *result.Metric) []string {
 	if m == nil {
 		return []string{"", ""}
 	}
@@ -200,7 +200,7 @@ func (c *csvWriter) metricFields(m *stat.Metric) []string {
 }
 
 // metricExtra are the --csv metric-name and metric-note fields.
-func (c *csvWriter) metricExtra(m *stat.Metric) []string {
+func (c *csvWriter) metricExtra(m *result.Metric) []string {
 	if m == nil {
 		return []string{"", ""}
 	}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // awkward event names: a PMU form with commas, a quote, a newline, a CR, a semicolon.
@@ -22,16 +22,16 @@ var awkward = []string{
 	" leading space",
 }
 
-func awkwardResult() *stat.Result {
-	var counts []stat.Count
-	var metrics []stat.Metric
+func awkwardResult() *result.Stat {
+	var counts []result.Count
+	var metrics []result.Metric
 	for i, name := range awkward {
-		counts = append(counts, hw(name, i, stat.Encoding{Type: 4, Config: uint64(i)}, uint64(1000+i), 2000, 1000))
-		metrics = append(metrics, stat.Metric{Name: "m,\"" + name, Value: float64(i), Unit: "PTI", Event: name, CPU: -1, Valid: true, Together: true,
+		counts = append(counts, hw(name, i, result.Encoding{Type: 4, Config: uint64(i)}, uint64(1000+i), 2000, 1000))
+		metrics = append(metrics, result.Metric{Name: "m,\"" + name, Value: float64(i), Unit: "PTI", Event: name, CPU: -1, Valid: true, Together: true,
 			Warning: "odd, \"quoted\"\nwarning"})
 	}
-	r := finish(&stat.Result{Command: []string{"x"}, Mode: "launch", Scaled: true,
-		Runs: []stat.Run{{ElapsedSec: 1, Counts: counts}}})
+	r := finish(&result.Stat{Command: []string{"x"}, Mode: "launch", Scaled: true,
+		Runs: []result.Run{{ElapsedSec: 1, Counts: counts}}})
 	r.Metrics = metrics
 	return r
 }

@@ -1,4 +1,4 @@
-// Package report writes one stat.Result as text, JSON or CSV.
+// Package report writes one result.Stat as text, JSON or CSV.
 //
 // Text follows perf stat's layout column for column (header, one row per event with the
 // value right-aligned in 18 columns, the unit, the event name, the "#" metric column, the

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // Marker strings perf prints in the value column of a count that has no value.
@@ -112,7 +112,7 @@ type metricText struct {
 // decimals. Units that are not self-describing ("%", "PTI", none) are followed by the
 // metric's name so the number can be told apart from the others. An undefined metric
 // (Valid false) prints "undefined" in the number's place and "" in CSV.
-func describeMetric(m stat.Metric) metricText {
+func describeMetric(m result.Metric) metricText {
 	v, unit := m.Value, m.Unit
 	var t metricText
 	switch {
@@ -139,7 +139,7 @@ func describeMetric(m stat.Metric) metricText {
 }
 
 // csvUnit is the metric-unit field: the unit with its '%' (CSV numbers carry none).
-func csvUnit(m stat.Metric) string {
+func csvUnit(m result.Metric) string {
 	unit := m.Unit
 	if unit == "/sec" {
 		_, unit = rateUnit(m.Value)
@@ -164,7 +164,7 @@ const notTogether = "not measured together"
 // warning. With short, the warning's own "not measured together: ..." part (package
 // metrics lists the operands' running shares, which the rows show anyway) gives way to
 // the flag.
-func metricNotes(m stat.Metric, short bool) []string {
+func metricNotes(m result.Metric, short bool) []string {
 	var keep []string
 	said := map[string]bool{}
 	for _, p := range strings.Split(m.Warning, "; ") {

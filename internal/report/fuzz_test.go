@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // FuzzWriters: any event name, count, times, metric value and separator are written
@@ -21,16 +21,16 @@ func FuzzWriters(f *testing.F) {
 	f.Add("", uint64(7), uint64(5), uint64(0), math.NaN(), "", 'x', true)
 	f.Add("  spaced  ", uint64(1e9), uint64(3e9), uint64(1e9), -2.5, "PTI", '.', false)
 	f.Fuzz(func(t *testing.T, event string, raw, enabled, running uint64, mv float64, unit string, sep rune, header bool) {
-		c := hw(event, 0, stat.Encoding{Type: 4}, raw, enabled, running)
+		c := hw(event, 0, result.Encoding{Type: 4}, raw, enabled, running)
 		if running == 0 {
-			c.Status = stat.NotCounted
+			c.Status = result.NotCounted
 		}
 		if raw%3 == 0 {
 			c.Unit = "msec"
 		}
-		r := finish(&stat.Result{Command: []string{event}, Mode: "launch", Scaled: raw%2 == 0,
-			Runs: []stat.Run{{ElapsedSec: 1, Counts: []stat.Count{c}}}})
-		r.Metrics = []stat.Metric{
+		r := finish(&result.Stat{Command: []string{event}, Mode: "launch", Scaled: raw%2 == 0,
+			Runs: []result.Run{{ElapsedSec: 1, Counts: []result.Count{c}}}})
+		r.Metrics = []result.Metric{
 			{Name: event, Value: mv, Unit: unit, Event: event, CPU: -1, Valid: raw%5 != 0, Warning: event},
 			{Name: "orphan", Value: mv, Unit: unit, Event: event + "?", CPU: int(raw%3) - 1, Valid: true},
 		}

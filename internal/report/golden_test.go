@@ -2,16 +2,16 @@ package report
 
 import (
 	"bytes"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"path/filepath"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 var goldenCases = []struct {
 	name  string
-	build func() *stat.Result
+	build func() *result.Stat
 }{
 	{"default", caseDefault},
 	{"multiplexed", caseMultiplexed},
@@ -24,7 +24,7 @@ var goldenCases = []struct {
 
 // renderText prints r as pmc stat will: a Result with intervals is streamed one interval
 // at a time with that interval's metrics, as the -I loop does.
-func renderText(t *testing.T, r *stat.Result, opt TextOptions) []byte {
+func renderText(t *testing.T, r *result.Stat, opt TextOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if len(r.Intervals) == 0 {
@@ -43,7 +43,7 @@ func renderText(t *testing.T, r *stat.Result, opt TextOptions) []byte {
 	return b.Bytes()
 }
 
-func renderCSV(t *testing.T, r *stat.Result, opt CSVOptions) []byte {
+func renderCSV(t *testing.T, r *result.Stat, opt CSVOptions) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if len(r.Intervals) == 0 {
@@ -62,7 +62,7 @@ func renderCSV(t *testing.T, r *stat.Result, opt CSVOptions) []byte {
 	return b.Bytes()
 }
 
-func renderJSON(t *testing.T, r *stat.Result) []byte {
+func renderJSON(t *testing.T, r *result.Stat) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	if err := JSON(&b, r); err != nil {

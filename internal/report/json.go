@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // JSON writes r as indented JSON with a trailing newline. The document is the Result
-// itself (docs/json-schema.md); an empty Schema is filled with stat.SchemaVersion so every
+// itself (docs/json-schema.md); an empty Schema is filled with result.SchemaVersion so every
 // document says which schema it follows.
-func JSON(w io.Writer, r *stat.Result) error {
+func JSON(w io.Writer, r *result.Stat) error {
 	out := *r
 	if out.Schema == "" {
-		out.Schema = stat.SchemaVersion
+		out.Schema = result.SchemaVersion
 	}
 	data, err := json.MarshalIndent(&out, "", "  ")
 	if err != nil {

@@ -2,14 +2,14 @@ package report
 
 import (
 	"bytes"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // The files in testdata/perf/ are what perf stat 6.1 printed on the development VM (C.UTF-8
@@ -28,7 +28,7 @@ func readPerf(t *testing.T, name string) []byte {
 func TestTextMatchesPerf(t *testing.T) {
 	for _, c := range []struct {
 		file  string
-		build func() *stat.Result
+		build func() *result.Stat
 	}{
 		{"default.txt", caseDefault},         // perf stat true
 		{"unsupported.txt", caseUnsupported}, // perf stat -e task-clock,instructions true
@@ -48,7 +48,7 @@ func TestCSVMatchesPerf(t *testing.T) {
 	for _, c := range []struct {
 		file  string
 		sep   rune
-		build func() *stat.Result
+		build func() *result.Stat
 	}{
 		{"default.x.csv", ',', caseCSVDefault},   // perf stat -x, -e task-clock,page-faults true
 		{"interval.x.csv", ',', caseCSVInterval}, // perf stat -x, -e task-clock,page-faults -I 100 sleep 0.25

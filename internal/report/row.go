@@ -1,7 +1,7 @@
 package report
 
 import (
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // row is one printed event line, built from a Summary (the end of a run) or a Count (an
@@ -9,10 +9,10 @@ import (
 type row struct {
 	event   string
 	unit    string
-	scale   float64 // converts counts to unit (stat.ToUnit)
+	scale   float64 // converts counts to unit (result.ToUnit)
 	group   int
 	cpu     int
-	status  stat.Status
+	status  result.Status
 	value   float64 // what the value column shows: scaled or raw (--no-scale), in unit
 	raw     float64 // mean raw count over runs
 	scaled  float64 // mean scaled count over runs (ns for clocks)
@@ -20,15 +20,15 @@ type row struct {
 	running uint64  // total over runs
 	runTime uint64  // perf's running-time column: time_running per run
 	varPct  float64 // perf's "+- x%", 0 without repeats
-	metrics []stat.Metric
+	metrics []result.Metric
 }
 
 // hasValue reports whether the row carries a measured value.
-func (r row) hasValue() bool { return r.status == stat.Counted }
+func (r row) hasValue() bool { return r.status == result.Counted }
 
 // marker is the value-column text of a row without a value.
 func (r row) marker() string {
-	if r.status == stat.NotSupported {
+	if r.status == result.NotSupported {
 		return notSupported
 	}
 	return notCounted
@@ -42,7 +42,7 @@ func (r row) multiplexed() bool { return r.running != r.enabled }
 
 // summaryRows builds the rows of the final report. Without a Summary (a caller that did
 // not aggregate) the last run's counts are shown as they are.
-func summaryRows(res *stat.Result) []row {
+func summaryRows(res *result.Stat) []row {
 	runs := len(res.Runs)
 	if runs == 0 {
 		runs = 1
@@ -59,14 +59,14 @@ func summaryRows(res *stat.Result) []row {
 		if !res.Scaled {
 			r.value = r.raw
 		}
-		r.value = stat.ToUnit(r.value, r.unit, r.scale)
+		r.value = result.ToUnit(r.value, r.unit, r.scale)
 		rows = append(rows, r)
 	}
 	return rows
 }
 
 // countRows builds rows from one set of counts (an interval, or a single run).
-func countRows(res *stat.Result, counts []stat.Count) []row {
+func countRows(res *result.Stat, counts []result.Count) []row {
 	rows := make([]row, 0, len(counts))
 	for _, c := range counts {
 		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, status: c.Status,
@@ -76,7 +76,7 @@ func countRows(res *stat.Result, counts []stat.Count) []row {
 		if !res.Scaled {
 			r.value = r.raw
 		}
-		r.value = stat.ToUnit(r.value, r.unit, r.scale)
+		r.value = result.ToUnit(r.value, r.unit, r.scale)
 		rows = append(rows, r)
 	}
 	return rows
@@ -84,8 +84,8 @@ func countRows(res *stat.Result, counts []stat.Count) []row {
 
 // attachMetrics gives each row the metrics printed beside it (same event name and CPU; the
 // first such row when an event appears twice) and returns the metrics no row claimed.
-func attachMetrics(rows []row, metrics []stat.Metric) []stat.Metric {
-	var orphans []stat.Metric
+func attachMetrics(rows []row, metrics []result.Metric) []result.Metric {
+	var orphans []result.Metric
 	for _, m := range metrics {
 		placed := false
 		for i := range rows {

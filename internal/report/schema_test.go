@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 const schemaDoc = "../../docs/json-schema.md"
@@ -45,7 +45,7 @@ func jsonPaths(t reflect.Type, prefix string, seen map[reflect.Type]bool, out *[
 	}
 }
 
-// TestSchemaDocumented fails when a field of stat.Result (or of the types inside it) has no
+// TestSchemaDocumented fails when a field of result.Stat (or of the types inside it) has no
 // row in docs/json-schema.md, or a row names a field that does not exist.
 func TestSchemaDocumented(t *testing.T) {
 	doc, err := os.ReadFile(schemaDoc)
@@ -57,24 +57,24 @@ func TestSchemaDocumented(t *testing.T) {
 		documented[string(m[1])] = true
 	}
 	var paths []string
-	jsonPaths(reflect.TypeOf(stat.Result{}), "", map[reflect.Type]bool{reflect.TypeOf(stat.Result{}): true}, &paths)
+	jsonPaths(reflect.TypeOf(result.Stat{}), "", map[reflect.Type]bool{reflect.TypeOf(result.Stat{}): true}, &paths)
 	if len(paths) < 60 {
-		t.Fatalf("found only %d fields in stat.Result; the walk is broken", len(paths))
+		t.Fatalf("found only %d fields in result.Stat; the walk is broken", len(paths))
 	}
 	exists := map[string]bool{}
 	for _, p := range paths {
 		exists[p] = true
 		if !documented[p] {
-			t.Errorf("field %q of stat.Result is not documented in docs/json-schema.md: add a row (a new field is a compatible change; a renamed one bumps %s)", p, stat.SchemaVersion)
+			t.Errorf("field %q of result.Stat is not documented in docs/json-schema.md: add a row (a new field is a compatible change; a renamed one bumps %s)", p, result.SchemaVersion)
 		}
 	}
 	for p := range documented {
 		if !exists[p] {
-			t.Errorf("docs/json-schema.md documents %q, which stat.Result does not have", p)
+			t.Errorf("docs/json-schema.md documents %q, which result.Stat does not have", p)
 		}
 	}
-	if !bytes.Contains(doc, []byte("`\""+stat.SchemaVersion+"\"`")) {
-		t.Errorf("docs/json-schema.md does not name the schema version %s", stat.SchemaVersion)
+	if !bytes.Contains(doc, []byte("`\""+result.SchemaVersion+"\"`")) {
+		t.Errorf("docs/json-schema.md does not name the schema version %s", result.SchemaVersion)
 	}
 }
 
@@ -87,7 +87,7 @@ func TestJSONRoundTrip(t *testing.T) {
 		if !bytes.HasSuffix(data, []byte("}\n")) {
 			t.Errorf("%s: JSON does not end with a newline", c.name)
 		}
-		var back stat.Result
+		var back result.Stat
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -96,10 +96,10 @@ func TestJSONRoundTrip(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := JSON(&b, &stat.Result{Mode: "launch"}); err != nil {
+	if err := JSON(&b, &result.Stat{Mode: "launch"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), `"schema": "`+stat.SchemaVersion+`"`) {
+	if !strings.Contains(b.String(), `"schema": "`+result.SchemaVersion+`"`) {
 		t.Errorf("an empty Schema is not filled in:\n%s", b.String())
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // TextOptions tunes the human-readable output.
@@ -18,8 +18,8 @@ type TextOptions struct {
 	// ThousandsFromEnv.
 	Thousands rune
 	// Metrics are printed in addition to Result.Metrics. TextInterval prints only these
-	// (the Result's metrics describe the whole run, and stat.Interval carries none).
-	Metrics []stat.Metric
+	// (the Result's metrics describe the whole run, and result.Interval carries none).
+	Metrics []result.Metric
 }
 
 // Column widths of perf stat's text layout.
@@ -39,7 +39,7 @@ const (
 // Text writes r the way perf stat prints its counts: the header, one row per event, and the
 // elapsed/user/sys footer. A Result with Intervals prints every interval instead, with the
 // column header every 25 intervals and no footer, as perf stat -I does.
-func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
+func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 	if len(r.Intervals) > 0 {
 		var b bytes.Buffer
 		for i, iv := range r.Intervals {
@@ -51,7 +51,7 @@ func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
 	var b bytes.Buffer
 	b.WriteString("\n " + Title(r) + ":\n\n")
 	rows := summaryRows(r)
-	orphans := attachMetrics(rows, append(append([]stat.Metric(nil), r.Metrics...), opt.Metrics...))
+	orphans := attachMetrics(rows, append(append([]result.Metric(nil), r.Metrics...), opt.Metrics...))
 	repeated := repeats(r) > 1
 	for _, row := range rows {
 		textRow(&b, "", row, repeated, opt)
@@ -67,8 +67,8 @@ func Text(w io.Writer, r *stat.Result, opt TextOptions) error {
 // TextInterval writes one -I interval as perf stat does: each row starts with the time
 // since the start; first adds the column header line (perf repeats it every 25 intervals:
 // pass first = n%25 == 0). The interval's metrics come from opt.Metrics, e.g. from
-// metrics.Set.ComputeCounts(iv.Counts, intervalSeconds, ...); stat.Interval holds none.
-func TextInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt ...TextOptions) error {
+// metrics.Set.ComputeCounts(iv.Counts, intervalSeconds, ...); result.Interval holds none.
+func TextInterval(w io.Writer, r *result.Stat, iv result.Interval, first bool, opt ...TextOptions) error {
 	var o TextOptions
 	if len(opt) > 0 {
 		o = opt[0]
@@ -79,7 +79,7 @@ func TextInterval(w io.Writer, r *stat.Result, iv stat.Interval, first bool, opt
 	return err
 }
 
-func textInterval(b *bytes.Buffer, r *stat.Result, iv stat.Interval, first bool, opt TextOptions) {
+func textInterval(b *bytes.Buffer, r *result.Stat, iv result.Interval, first bool, opt TextOptions) {
 	if first {
 		if perCPU(iv.Counts) {
 			b.WriteString("#           time CPU                    counts unit events\n")
@@ -99,7 +99,7 @@ func textInterval(b *bytes.Buffer, r *stat.Result, iv stat.Interval, first bool,
 }
 
 // Title is perf's "Performance counter stats for ..." line without the colon.
-func Title(r *stat.Result) string {
+func Title(r *result.Stat) string {
 	var target string
 	switch r.Mode {
 	case "attach":
@@ -125,14 +125,14 @@ func Title(r *stat.Result) string {
 }
 
 // repeats is the -r count: the runs asked for, or the runs recorded when that is unset.
-func repeats(r *stat.Result) int {
+func repeats(r *result.Stat) int {
 	if r.Repeat > 0 {
 		return r.Repeat
 	}
 	return len(r.Runs)
 }
 
-func perCPU(counts []stat.Count) bool {
+func perCPU(counts []result.Count) bool {
 	for _, c := range counts {
 		if c.CPU >= 0 {
 			return true
@@ -181,13 +181,13 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 }
 
 // textOrphan prints a metric whose event has no row, on a line of its own.
-func textOrphan(b *bytes.Buffer, prefix string, m stat.Metric) {
+func textOrphan(b *bytes.Buffer, prefix string, m result.Metric) {
 	b.WriteString(prefix + cpuPrefix(m.CPU) + strings.Repeat(" ", metricIndent) + metricColumn(m) + "\n")
 }
 
 // metricColumn is " #    1.23  insn per cycle" padded to perf's metric width, followed by
 // what makes the number doubtful.
-func metricColumn(m stat.Metric) string {
+func metricColumn(m result.Metric) string {
 	t := describeMetric(m)
 	s := fmt.Sprintf(" # %s %s", t.num, t.unit)
 	for _, n := range metricNotes(m, true) {
@@ -208,7 +208,7 @@ func metricColumn(m stat.Metric) string {
 
 // textFooter writes the elapsed time (mean +- standard error of the mean with -r) and, for
 // a single launched workload, its user and system CPU time, as perf does.
-func textFooter(b *bytes.Buffer, r *stat.Result) {
+func textFooter(b *bytes.Buffer, r *result.Stat) {
 	b.WriteByte('\n')
 	if n := repeats(r); n > 1 {
 		if len(r.Runs) > 0 {

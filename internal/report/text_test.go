@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
-func textOf(t *testing.T, r *stat.Result, opt TextOptions) string {
+func textOf(t *testing.T, r *result.Stat, opt TextOptions) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := Text(&b, r, opt); err != nil {
@@ -91,16 +91,16 @@ func TestNoScale(t *testing.T) {
 
 func TestTitles(t *testing.T) {
 	for _, c := range []struct {
-		r    stat.Result
+		r    result.Stat
 		want string
 	}{
-		{stat.Result{Mode: "launch", Command: []string{"ls", "-l", "/tmp"}}, "Performance counter stats for 'ls -l /tmp'"},
-		{stat.Result{Mode: "launch", Command: []string{"true"}, Repeat: 5}, "Performance counter stats for 'true' (5 runs)"},
-		{stat.Result{Mode: "attach", PIDs: []int{123}}, "Performance counter stats for process id '123'"},
-		{stat.Result{Mode: "attach", PIDs: []int{1, 2}}, "Performance counter stats for process id '1,2'"},
-		{stat.Result{Mode: "system"}, "Performance counter stats for 'system wide'"},
-		{stat.Result{Mode: "system", CPUs: []int{0}}, "Performance counter stats for 'CPU(s) 0'"},
-		{stat.Result{Mode: "system", CPUs: []int{0, 1, 2, 3, 6, 8, 9}}, "Performance counter stats for 'CPU(s) 0-3,6,8-9'"},
+		{result.Stat{Mode: "launch", Command: []string{"ls", "-l", "/tmp"}}, "Performance counter stats for 'ls -l /tmp'"},
+		{result.Stat{Mode: "launch", Command: []string{"true"}, Repeat: 5}, "Performance counter stats for 'true' (5 runs)"},
+		{result.Stat{Mode: "attach", PIDs: []int{123}}, "Performance counter stats for process id '123'"},
+		{result.Stat{Mode: "attach", PIDs: []int{1, 2}}, "Performance counter stats for process id '1,2'"},
+		{result.Stat{Mode: "system"}, "Performance counter stats for 'system wide'"},
+		{result.Stat{Mode: "system", CPUs: []int{0}}, "Performance counter stats for 'CPU(s) 0'"},
+		{result.Stat{Mode: "system", CPUs: []int{0, 1, 2, 3, 6, 8, 9}}, "Performance counter stats for 'CPU(s) 0-3,6,8-9'"},
 	} {
 		if got := Title(&c.r); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
@@ -158,7 +158,7 @@ func TestIntervalHeaderEvery25(t *testing.T) {
 // TestPerCPUIntervalHeader: with -A the header has perf's CPU column.
 func TestPerCPUIntervalHeader(t *testing.T) {
 	r := casePerCPU()
-	iv := stat.Interval{TimeSec: 0.100149340, Counts: r.Runs[0].Counts}
+	iv := result.Interval{TimeSec: 0.100149340, Counts: r.Runs[0].Counts}
 	var b bytes.Buffer
 	if err := TextInterval(&b, r, iv, true); err != nil {
 		t.Fatal(err)
@@ -188,5 +188,5 @@ func TestFormatHelpers(t *testing.T) {
 }
 
 func formatFloat3(v float64) string {
-	return describeMetric(stat.Metric{Value: v, Unit: "x y", Valid: true}).value
+	return describeMetric(result.Metric{Value: v, Unit: "x y", Valid: true}).value
 }

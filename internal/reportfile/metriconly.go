@@ -5,12 +5,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"github.com/pmc-tools/pmc/internal/report"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // MetricsSchema names the JSON document of --metric-only --json.
@@ -23,7 +23,7 @@ const notTogether = "not measured together"
 // notes lists why a metric should not be taken at face value, for one line of text:
 // "not measured together" as a short flag (the warning's list of running shares is left to
 // the JSON and CSV forms), then the other parts of the warning.
-func notes(m stat.Metric) []string {
+func notes(m result.Metric) []string {
 	var out []string
 	if m.Valid && !m.Together {
 		out = append(out, notTogether)
@@ -38,7 +38,7 @@ func notes(m stat.Metric) []string {
 
 // MetricOnlyText prints the metrics of res as a table: value, unit, name and, after "!!",
 // what makes a value doubtful; the elapsed time follows as in perf's output.
-func MetricOnlyText(w io.Writer, res *stat.Result) error {
+func MetricOnlyText(w io.Writer, res *result.Stat) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\n %s:\n\n", report.Title(res))
 	if len(res.Metrics) == 0 {
@@ -73,7 +73,7 @@ var metricColumns = []string{"metric-value", "metric-unit", "metric-name", "cpu"
 
 // MetricOnlyCSV writes one RFC 4180 record per metric (columns in metricColumns; with header
 // a first row names them): the value with full precision, empty when undefined.
-func MetricOnlyCSV(w io.Writer, res *stat.Result, sep rune, header bool) error {
+func MetricOnlyCSV(w io.Writer, res *result.Stat, sep rune, header bool) error {
 	var b bytes.Buffer
 	cw := csv.NewWriter(&b)
 	if sep != 0 {
@@ -103,27 +103,27 @@ func MetricOnlyCSV(w io.Writer, res *stat.Result, sep rune, header bool) error {
 	return err
 }
 
-// MetricsDoc is the --metric-only --json document: the fields of stat.Result that say what
+// MetricsDoc is the --metric-only --json document: the fields of result.Stat that say what
 // was measured, and the metrics.
 type MetricsDoc struct {
-	Schema     string        `json:"schema"`
-	Command    []string      `json:"command,omitempty"`
-	Mode       string        `json:"mode"`
-	PIDs       []int         `json:"pids,omitempty"`
-	CPUs       []int         `json:"cpus,omitempty"`
-	Runs       int           `json:"runs"`
-	ElapsedSec float64       `json:"elapsed_sec"`
-	ExitStatus int           `json:"exit_status"`
-	Metrics    []stat.Metric `json:"metrics"`
+	Schema     string          `json:"schema"`
+	Command    []string        `json:"command,omitempty"`
+	Mode       string          `json:"mode"`
+	PIDs       []int           `json:"pids,omitempty"`
+	CPUs       []int           `json:"cpus,omitempty"`
+	Runs       int             `json:"runs"`
+	ElapsedSec float64         `json:"elapsed_sec"`
+	ExitStatus int             `json:"exit_status"`
+	Metrics    []result.Metric `json:"metrics"`
 }
 
 // MetricOnlyJSON writes the metrics of res as a MetricsDoc, indented, with a final newline.
-func MetricOnlyJSON(w io.Writer, res *stat.Result) error {
+func MetricOnlyJSON(w io.Writer, res *result.Stat) error {
 	doc := MetricsDoc{Schema: MetricsSchema, Command: res.Command, Mode: res.Mode, PIDs: res.PIDs,
 		CPUs: res.CPUs, Runs: len(res.Runs), ElapsedSec: res.ElapsedSec, ExitStatus: res.ExitStatus,
 		Metrics: res.Metrics}
 	if doc.Metrics == nil {
-		doc.Metrics = []stat.Metric{}
+		doc.Metrics = []result.Metric{}
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {

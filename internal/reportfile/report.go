@@ -3,13 +3,14 @@ package reportfile
 import (
 	"bytes"
 	"fmt"
-	"github.com/pmc-tools/pmc/internal/report"
 	"io"
 	"strings"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/pmc-tools/pmc/internal/metrics"
-	"github.com/pmc-tools/pmc/internal/stat"
 )
 
 // Machine is what the report header says about the computer the counts come from.
@@ -25,7 +26,7 @@ type Machine struct {
 // Report is everything a report file is written from.
 type Report struct {
 	Machine Machine
-	Result  *stat.Result
+	Result  *result.Stat
 	// Set defines the metrics of Result.Metrics (groups, descriptions); nil puts them all
 	// under "Other".
 	Set *metrics.Set
@@ -125,7 +126,7 @@ func (n *noteList) add(s string) int {
 }
 
 // target is what was counted: the command line, the processes or the CPUs.
-func target(res *stat.Result) string {
+func target(res *result.Stat) string {
 	switch res.Mode {
 	case "attach":
 		pids := make([]string, len(res.PIDs))
@@ -147,7 +148,7 @@ func target(res *stat.Result) string {
 }
 
 // exitText is the exit status line; an interrupted or failed workload also gets a note.
-func exitText(res *stat.Result, notes *noteList) string {
+func exitText(res *result.Stat, notes *noteList) string {
 	sig := ""
 	if len(res.Runs) > 0 {
 		sig = res.Runs[len(res.Runs)-1].Signal
@@ -163,7 +164,7 @@ func exitText(res *stat.Result, notes *noteList) string {
 }
 
 // writeEvents is the table of counts.
-func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, notes *noteList) {
+func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, notes *noteList) {
 	b.WriteString("\nPerformance events\n")
 	b.WriteString("  raw     = the count as read from the counter\n")
 	b.WriteString("  scaled  = raw * time enabled / time running: the estimate for the whole run\n")
@@ -179,10 +180,10 @@ func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, not
 	for _, s := range res.Summary {
 		raw, scaled, running := "", "", ""
 		switch s.Status {
-		case stat.Counted:
+		case result.Counted:
 			raw, scaled = countText(s.RawMean, s.Unit, s.UnitScale), countText(s.Mean, s.Unit, s.UnitScale)
 			running = fmt.Sprintf("%.2f%%", s.RunningPct())
-		case stat.NotCounted:
+		case result.NotCounted:
 			raw, running = "<not counted>", "0.00%"
 			notes.add(fmt.Sprintf("%s was not counted: it never got a counter (its group did not fit, or it was never scheduled)", eventLabel(s)))
 		default:
@@ -208,7 +209,7 @@ func writeEvents(b *bytes.Buffer, res *stat.Result, names map[string]string, not
 	}
 }
 
-func eventLabel(s stat.Summary) string {
+func eventLabel(s result.Summary) string {
 	if s.CPU >= 0 {
 		return fmt.Sprintf("%s (CPU%d)", s.Event, s.CPU)
 	}
@@ -219,7 +220,7 @@ func eventLabel(s stat.Summary) string {
 // a sysfs-scaled event) with two decimals.
 func countText(v float64, unit string, scale float64) string {
 	if unit != "" {
-		return group(fmt.Sprintf("%.2f", stat.ToUnit(v, unit, scale))) + " " + unit
+		return group(fmt.Sprintf("%.2f", result.ToUnit(v, unit, scale))) + " " + unit
 	}
 	return group(fmt.Sprintf("%.0f", v))
 }
@@ -239,7 +240,7 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 		b.WriteString("\n  none: no metric applies to the events counted\n")
 		return
 	}
-	byTitle := map[string][]stat.Metric{}
+	byTitle := map[string][]result.Metric{}
 	var titles []string
 	for _, m := range ms {
 		t := sectionOf(r.Set, m.Name)
@@ -267,7 +268,7 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 	}
 }
 
-func writeMetric(b *bytes.Buffer, set *metrics.Set, m stat.Metric, notes *noteList) {
+func writeMetric(b *bytes.Buffer, set *metrics.Set, m result.Metric, notes *noteList) {
 	name := m.Name
 	if m.CPU >= 0 {
 		name = fmt.Sprintf("%s (CPU%d)", m.Name, m.CPU)

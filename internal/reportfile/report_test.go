@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"github.com/pmc-tools/pmc/internal/metrics"
-	"github.com/pmc-tools/pmc/internal/stat"
 )
 
 func TestGroup(t *testing.T) {
@@ -33,14 +34,14 @@ func testMachine() Machine {
 // TestWriteModes: what the header and notes say for attach and system modes, repeats,
 // --no-scale, per-CPU rows, an event refused without a reason, a workload that failed.
 func TestWriteModes(t *testing.T) {
-	res := &stat.Result{Mode: "system", CPUs: []int{0, 2}, Scaled: false, Backend: "perf_event", ExitStatus: 0,
-		Runs: []stat.Run{{}, {}},
-		Summary: []stat.Summary{
-			{Event: "cycles", CPU: 0, Status: stat.Counted, Mean: 1500, RawMean: 1500, Enabled: 10, Running: 10},
-			{Event: "cycles", CPU: 2, Status: stat.Counted, Mean: 2500, RawMean: 2500, Enabled: 10, Running: 5},
-			{Event: "r1234", Group: 1, CPU: -1, Status: stat.NotSupported},
+	res := &result.Stat{Mode: "system", CPUs: []int{0, 2}, Scaled: false, Backend: "perf_event", ExitStatus: 0,
+		Runs: []result.Run{{}, {}},
+		Summary: []result.Summary{
+			{Event: "cycles", CPU: 0, Status: result.Counted, Mean: 1500, RawMean: 1500, Enabled: 10, Running: 10},
+			{Event: "cycles", CPU: 2, Status: result.Counted, Mean: 2500, RawMean: 2500, Enabled: 10, Running: 5},
+			{Event: "r1234", Group: 1, CPU: -1, Status: result.NotSupported},
 		},
-		Metrics: []stat.Metric{{Name: "mystery", Value: 1234.5678, CPU: 2, Valid: true, Together: true}},
+		Metrics: []result.Metric{{Name: "mystery", Value: 1234.5678, CPU: 2, Valid: true, Together: true}},
 	}
 	var b bytes.Buffer
 	if err := Write(&b, Report{Machine: testMachine(), Result: res}); err != nil {
@@ -65,7 +66,7 @@ func TestWriteModes(t *testing.T) {
 		t.Errorf("system mode has no workload rusage:\n%s", out)
 	}
 
-	res = &stat.Result{Mode: "attach", PIDs: []int{12, 34}, Scaled: true, ExitStatus: 3, Runs: []stat.Run{{}}}
+	res = &result.Stat{Mode: "attach", PIDs: []int{12, 34}, Scaled: true, ExitStatus: 3, Runs: []result.Run{{}}}
 	b.Reset()
 	if err := Write(&b, Report{Machine: Machine{}, Result: res}); err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestSections(t *testing.T) {
 // TestMetricOnlyCSVRoundTrip: names, units and warnings with separators, quotes and line
 // breaks read back unchanged with encoding/csv; an undefined value is an empty field.
 func TestMetricOnlyCSVRoundTrip(t *testing.T) {
-	res := &stat.Result{Metrics: []stat.Metric{
+	res := &result.Stat{Metrics: []result.Metric{
 		{Name: `a,b"c`, Unit: "x\ny", Value: 0.1, CPU: -1, Valid: true, Together: true},
 		{Name: "u", Unit: "%", CPU: 3, Warning: "undefined: division by zero; x; y"},
 	}}
@@ -129,7 +130,7 @@ func TestMetricOnlyCSVRoundTrip(t *testing.T) {
 
 func TestMetricOnlyJSON(t *testing.T) {
 	var b bytes.Buffer
-	if err := MetricOnlyJSON(&b, &stat.Result{Mode: "launch", Command: []string{"x"}}); err != nil {
+	if err := MetricOnlyJSON(&b, &result.Stat{Mode: "launch", Command: []string{"x"}}); err != nil {
 		t.Fatal(err)
 	}
 	var doc MetricsDoc
@@ -142,14 +143,14 @@ func TestMetricOnlyJSON(t *testing.T) {
 }
 
 func TestMetricOnlyTextNotes(t *testing.T) {
-	m := stat.Metric{Name: "ipc", Unit: "insn per cycle", Value: 3, CPU: -1, Valid: true,
+	m := result.Metric{Name: "ipc", Unit: "insn per cycle", Value: 3, CPU: -1, Valid: true,
 		Warning: "implausible: 3.00 instructions per cycle on a core that issues at most 2; not measured together: instructions ran 50.00% (group 1), cycles ran 100.00% (group 0)"}
 	want := []string{"not measured together", "implausible: 3.00 instructions per cycle on a core that issues at most 2"}
 	if got := notes(m); !reflect.DeepEqual(got, want) {
 		t.Errorf("notes = %q, want %q", got, want)
 	}
 	var b bytes.Buffer
-	MetricOnlyText(&b, &stat.Result{Command: []string{"a"}, Metrics: []stat.Metric{m}, Runs: []stat.Run{{}, {}, {}}})
+	MetricOnlyText(&b, &result.Stat{Command: []string{"a"}, Metrics: []result.Metric{m}, Runs: []result.Run{{}, {}, {}}})
 	if !strings.Contains(b.String(), "'a' (3 runs)") || !strings.Contains(b.String(), "3.000  insn per cycle   ipc") {
 		t.Errorf("unexpected text:\n%s", b.String())
 	}
@@ -161,8 +162,8 @@ func FuzzWriters(f *testing.F) {
 	f.Add("a,b\"\n", "%", math.Inf(1), "x; ; not measured together", false)
 	f.Add("", "", math.NaN(), "\x00", true)
 	f.Fuzz(func(t *testing.T, name, unit string, v float64, warning string, ok bool) {
-		res := &stat.Result{Command: []string{name}, Summary: []stat.Summary{{Event: name, Status: stat.Counted, Mean: v, RawMean: v}},
-			Metrics: []stat.Metric{{Name: name, Unit: unit, Value: v, Valid: ok, Warning: warning, CPU: -1}}}
+		res := &result.Stat{Command: []string{name}, Summary: []result.Summary{{Event: name, Status: result.Counted, Mean: v, RawMean: v}},
+			Metrics: []result.Metric{{Name: name, Unit: unit, Value: v, Valid: ok, Warning: warning, CPU: -1}}}
 		var b bytes.Buffer
 		if err := Write(&b, Report{Result: res}); err != nil {
 			t.Fatal(err)

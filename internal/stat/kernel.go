@@ -238,8 +238,8 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 				s.slots[g].c, s.slots[g].err = nil, groupErr
 			}
 		case e == i && j-i > 1:
-			groupErr = fmt.Errorf("group leader %q: %w", evs[e].Name, err)
-			sl.err = groupErr
+			groupErr = fmt.Errorf("%w (%q): %w", ErrGroupLeader, evs[e].Name, err)
+			sl.err = err
 		default:
 			sl.err = err
 		}

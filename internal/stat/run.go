@@ -4,24 +4,27 @@ import (
 	"context"
 	"errors"
 	"slices"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // Options tunes Run beyond the Request.
 type Options struct {
 	// OnInterval, when set, receives each -I interval as soon as it is read.
-	OnInterval func(Interval)
+	OnInterval func(result.Interval)
 }
 
 // Measure measures req with b: warmups, then Repeat counted runs, and returns the Result. A
 // workload that fails or is killed still yields its counts; err is reserved for failures of
 // the measurement itself (e.g. permission denied), in which case the partial Result so far
 // is returned too.
-func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result, error) {
+func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result.Stat, error) {
 	if req.Repeat < 1 {
 		req.Repeat = 1
 	}
-	res := &Result{
-		Schema:  SchemaVersion,
+	res := &result.Stat{
+		Schema:  result.SchemaVersion,
 		Command: req.Command,
 		Mode:    string(req.Mode),
 		PIDs:    req.PIDs,
@@ -37,7 +40,7 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result
 		}
 		run, ivs, err := runOnce(ctx, b, req, i, opt, res)
 		if err != nil {
-			finish(res)
+			result.Summarize(res)
 			return res, err
 		}
 		if i < req.Warmup {
@@ -51,14 +54,14 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*Result
 			break // the user interrupted: do not start the next repeat
 		}
 	}
-	finish(res)
+	result.Summarize(res)
 	return res, nil
 }
 
-func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options, res *Result) (Run, []Interval, error) {
+func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options, res *result.Stat) (result.Run, []result.Interval, error) {
 	s, err := b.Begin(ctx, req, idx)
 	if err != nil {
-		return Run{}, nil, err
+		return result.Run{}, nil, err
 	}
 	defer s.Close()
 	for _, n := range s.Notes() {
@@ -67,9 +70,9 @@ func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options,
 		}
 	}
 	if err := s.Start(); err != nil {
-		return Run{}, nil, err
+		return result.Run{}, nil, err
 	}
-	var ivs []Interval
+	var ivs []result.Interval
 	var prev []Reading
 	counted := idx >= req.Warmup
 	ticks := s.Ticks()
@@ -85,10 +88,10 @@ loop:
 			}
 			cur, err := s.Read()
 			if err != nil {
-				return Run{}, ivs, err
+				return result.Run{}, ivs, err
 			}
 			if counted {
-				iv := Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))}
+				iv := result.Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))}
 				ivs = append(ivs, iv)
 				if opt.OnInterval != nil {
 					opt.OnInterval(iv)
@@ -99,13 +102,13 @@ loop:
 	}
 	final, err := s.Read()
 	if err != nil {
-		return Run{}, ivs, err
+		return result.Run{}, ivs, err
 	}
 	out, err := s.Outcome()
 	if err != nil {
-		return Run{}, ivs, err
+		return result.Run{}, ivs, err
 	}
-	run := Run{
+	run := result.Run{
 		ElapsedSec: out.Elapsed.Seconds(),
 		ExitStatus: out.ExitStatus,
 		Signal:     out.Signal,
@@ -117,7 +120,7 @@ loop:
 	// --interval-count ended the run, which asked for exactly that many.
 	full := req.IntervalCount > 0 && len(ivs) >= req.IntervalCount
 	if req.Interval > 0 && counted && prev != nil && !full {
-		iv := Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
+		iv := result.Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
 		if hasProgress(iv.Counts) {
 			ivs = append(ivs, iv)
 			if opt.OnInterval != nil {
@@ -128,7 +131,7 @@ loop:
 	return run, ivs, nil
 }
 
-func hasProgress(cs []Count) bool {
+func hasProgress(cs []result.Count) bool {
 	for _, c := range cs {
 		if c.Enabled > 0 {
 			return true
@@ -156,11 +159,11 @@ func delta(cur, prev []Reading) []Reading {
 }
 
 // counts turns readings into Counts: aggregated over CPUs unless PerCPU, scaled unless NoScale.
-func counts(req *Request, rs []Reading) []Count {
+func counts(req *Request, rs []Reading) []result.Count {
 	type key struct{ ev, cpu int }
 	var order []key
 	type slot struct {
-		Count
+		result.Count
 		notCounted bool
 	}
 	acc := map[key]*slot{}
@@ -175,15 +178,15 @@ func counts(req *Request, rs []Reading) []Count {
 		c, ok := acc[k]
 		if !ok {
 			ev := req.Events[r.Event]
-			c = &slot{Count: Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
-				Encoding: Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
+			c = &slot{Count: result.Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
+				Encoding: result.Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c
 			order = append(order, k)
 		}
 		if r.Err != nil {
 			if c.Error == "" {
-				c.Error = r.Err.Error()
+				c.Error, c.Reason = r.Err.Error(), reasonOf(r.Err)
 				c.notCounted = errors.Is(r.Err, ErrGroupTooLarge)
 			}
 			continue
@@ -191,20 +194,20 @@ func counts(req *Request, rs []Reading) []Count {
 		c.Raw += r.Value.Raw
 		c.Enabled += r.Value.Enabled
 		c.Running += r.Value.Running
-		c.Error = "" // at least one slot opened
+		c.Error, c.Reason = "", "" // at least one slot opened
 	}
-	out := make([]Count, 0, len(order))
+	out := make([]result.Count, 0, len(order))
 	for _, k := range order {
 		c := acc[k]
 		switch {
 		case c.Error != "" && c.notCounted:
-			c.Status = NotCounted
+			c.Status = result.NotCounted
 		case c.Error != "" && c.Enabled == 0:
-			c.Status = NotSupported
+			c.Status = result.NotSupported
 		case c.Running == 0:
-			c.Status = NotCounted
+			c.Status, c.Reason = result.NotCounted, result.NeverRan
 		default:
-			c.Status = Counted
+			c.Status = result.Counted
 			c.Scaled = float64(c.Raw)
 			if !req.NoScale && c.Running < c.Enabled {
 				c.Scaled = float64(c.Raw) * float64(c.Enabled) / float64(c.Running)
@@ -214,6 +217,27 @@ func counts(req *Request, rs []Reading) []Count {
 	}
 	return out
 }
+
+// reasonOf turns the error of an event that could not be counted into the result's Reason.
+func reasonOf(err error) result.Reason {
+	switch {
+	case errors.Is(err, ErrGroupTooLarge):
+		return result.GroupTooLarge
+	case errors.Is(err, ErrGroupLeader):
+		return result.GroupLeader
+	case errors.Is(err, perfevent.ErrPermission):
+		return result.Permission
+	case errors.Is(err, perfevent.ErrBusy):
+		return result.Busy
+	case errors.Is(err, perfevent.ErrInvalid):
+		return result.Invalid
+	}
+	return result.Unsupported
+}
+
+// ErrGroupLeader marks the members of a group whose leader the kernel refused: they are not
+// supported with it, and say which leader.
+var ErrGroupLeader = errors.New("its group's leader was refused")
 
 // ErrGroupTooLarge marks the members of a group the kernel refused as a whole because it needs
 // more counters than the PMU has: they are reported as not counted, with the reason, never 0.

@@ -3,6 +3,8 @@ package stat
 import (
 	"context"
 
+	"github.com/pmc-tools/pmc/internal/result"
+
 	"math"
 	"testing"
 	"time"
@@ -16,7 +18,7 @@ func evs(names ...string) []Event {
 	return out
 }
 
-func measure(t *testing.T, spec string, req *Request) *Result {
+func measure(t *testing.T, spec string, req *Request) *result.Stat {
 	t.Helper()
 	s, err := ParseFakeSpec([]byte(spec))
 	if err != nil {
@@ -39,7 +41,7 @@ func TestScalingAndStatus(t *testing.T) {
 		"c":{"raw":0,"enabled":300,"running":0},
 		"d":{"error":"not-supported"}}}]}`, &Request{Events: evs("a", "b", "c", "d", "e")})
 	c := res.Runs[0].Counts
-	if c[0].Status != Counted || c[0].Scaled != 3000 || c[0].Raw != 1000 {
+	if c[0].Status != result.Counted || c[0].Scaled != 3000 || c[0].Raw != 1000 {
 		t.Errorf("a: %+v, want scaled 3000 from raw 1000 at 33%%", c[0])
 	}
 	if math.Abs(c[0].RunningPct()-100.0/3) > 1e-9 {
@@ -48,16 +50,16 @@ func TestScalingAndStatus(t *testing.T) {
 	if c[1].Scaled != 5 || c[1].RunningPct() != 100 {
 		t.Errorf("b: %+v", c[1])
 	}
-	if c[2].Status != NotCounted || c[2].Scaled != 0 {
+	if c[2].Status != result.NotCounted || c[2].Scaled != 0 {
 		t.Errorf("c: %+v, want not-counted", c[2])
 	}
-	if c[3].Status != NotSupported || c[3].Error == "" {
+	if c[3].Status != result.NotSupported || c[3].Error == "" {
 		t.Errorf("d: %+v, want not-supported with a reason", c[3])
 	}
-	if c[4].Status != NotSupported {
+	if c[4].Status != result.NotSupported {
 		t.Errorf("e (missing from spec): %+v", c[4])
 	}
-	if res.ExitStatus != 3 || res.Backend != "fake" || res.Schema != SchemaVersion {
+	if res.ExitStatus != 3 || res.Backend != "fake" || res.Schema != result.SchemaVersion {
 		t.Errorf("result header %+v", res)
 	}
 }
@@ -73,7 +75,7 @@ func TestNoScale(t *testing.T) {
 func TestGroupTooLargeIsNotCounted(t *testing.T) {
 	res := measure(t, `{"runs":[{"counts":{"a":{"error":"group-too-large"}}}]}`, &Request{Events: evs("a")})
 	c := res.Runs[0].Counts[0]
-	if c.Status != NotCounted || c.Error == "" {
+	if c.Status != result.NotCounted || c.Error == "" {
 		t.Errorf("%+v: want not-counted with the reason", c)
 	}
 }
@@ -106,11 +108,11 @@ func TestRepeatStatistics(t *testing.T) {
 }
 
 func TestIntervalsAreDeltas(t *testing.T) {
-	var seen []Interval
+	var seen []result.Interval
 	s, _ := ParseFakeSpec([]byte(`{"runs":[{"elapsed_sec":0.25,"counts":{"a":{"raw":70,"enabled":250,"running":250}},
 		"intervals":[{"a":{"raw":10,"enabled":100,"running":100}},{"a":{"raw":50,"enabled":200,"running":200}}]}]}`))
 	res, err := Measure(context.Background(), Fake{Spec: s}, &Request{Mode: Launch, Events: evs("a"),
-		Interval: 100 * time.Millisecond}, Options{OnInterval: func(iv Interval) { seen = append(seen, iv) }})
+		Interval: 100 * time.Millisecond}, Options{OnInterval: func(iv result.Interval) { seen = append(seen, iv) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,28 +149,5 @@ func TestParseFakeSpecRejectsTypos(t *testing.T) {
 	}
 	if _, err := ParseFakeSpec([]byte(`{"runs":[]}`)); err == nil {
 		t.Fatal("empty spec accepted")
-	}
-}
-
-// TestToUnit: clocks go from ns to msec; a sysfs .scale (RAPL energy counts 2^-32 J each)
-// converts into its unit; no scale leaves counts alone.
-func TestToUnit(t *testing.T) {
-	cases := []struct {
-		v, scale, want float64
-		unit           string
-	}{
-		{2_500_000, 1e-6, 2.5, "msec"},
-		{2_500_000, 0, 2.5, "msec"}, // a Count written before unit_scale existed
-		{4294967296, 0x1p-32, 1, "Joules"},
-		{42, 0, 42, ""},
-		{42, 1, 42, ""},
-	}
-	for _, c := range cases {
-		if got := ToUnit(c.v, c.unit, c.scale); got != c.want {
-			t.Errorf("ToUnit(%v, %q, %v) = %v, want %v", c.v, c.unit, c.scale, got, c.want)
-		}
-	}
-	if v := (Count{Scaled: 8589934592, Unit: "Joules", UnitScale: 0x1p-32}).Value(); v != 2 {
-		t.Errorf("Count.Value = %v, want 2 Joules", v)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // scripted is a Kernel Opener whose answers are scripted per event and target: the
@@ -175,24 +176,30 @@ func TestSessionGroupRefusedAsAWhole(t *testing.T) {
 		t.Errorf("open after Close: %v", open)
 	}
 	res := countsOf(req, rs)
-	if res[0].Status != NotCounted || res[4].Status != Counted {
-		t.Errorf("statuses %s %s", res[0].Status, res[4].Status)
+	if res[0].Status != result.NotCounted || res[0].Reason != result.GroupTooLarge || res[4].Status != result.Counted || res[4].Reason != "" {
+		t.Errorf("statuses %s/%s %s", res[0].Status, res[0].Reason, res[4].Status)
 	}
 }
 
-func countsOf(req *Request, rs []Reading) []Count { return counts(req, rs) }
+func countsOf(req *Request, rs []Reading) []result.Count { return counts(req, rs) }
 
 func TestSessionLeaderRefused(t *testing.T) {
 	sc := &scripted{refuse: map[string]error{"a": perfevent.ErrNotSupported}}
-	rs, s := begin(t, Kernel{Open: sc.open}, systemReq(groupEvents([]string{"a", "b"}), 0))
+	req := systemReq(groupEvents([]string{"a", "b"}), 0)
+	rs, s := begin(t, Kernel{Open: sc.open}, req)
 	defer s.Close()
-	for _, r := range rs {
-		if !errors.Is(r.Err, perfevent.ErrNotSupported) || !strings.Contains(r.Err.Error(), `group leader "a"`) {
-			t.Errorf("event %d: %v", r.Event, r.Err)
-		}
+	if !errors.Is(rs[0].Err, perfevent.ErrNotSupported) || errors.Is(rs[0].Err, ErrGroupLeader) {
+		t.Errorf("leader: %v", rs[0].Err)
+	}
+	if !errors.Is(rs[1].Err, ErrGroupLeader) || !strings.Contains(rs[1].Err.Error(), `refused ("a")`) {
+		t.Errorf("member: %v", rs[1].Err)
 	}
 	if sc.opens != 1 {
 		t.Errorf("%d opens: members of a refused leader must not be tried", sc.opens)
+	}
+	c := counts(req, rs)
+	if c[0].Reason != result.Unsupported || c[1].Reason != result.GroupLeader || c[1].Status != result.NotSupported {
+		t.Errorf("reasons: %+v", c)
 	}
 }
 

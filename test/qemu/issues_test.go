@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // metricsPath holds user metrics for the metric test: under -icount shift=0 every instruction
@@ -107,9 +107,9 @@ func TestPMCList(t *testing.T) {
 	}
 }
 
-// smResult is pmc.h's JSON: a stat.Result whose runs are the regions.
+// smResult is pmc.h's JSON: a result.Stat whose runs are the regions.
 type smResult struct {
-	stat.Result
+	result.Stat
 	Regions []struct {
 		Name  string `json:"name"`
 		Run   int    `json:"run"`
@@ -144,7 +144,7 @@ func TestSelfMeasure(t *testing.T) {
 				region := map[string]uint64{}
 				for _, reg := range r.Regions {
 					cnt := r.Runs[reg.Run].Counts[0]
-					if cnt.Status != stat.Counted {
+					if cnt.Status != result.Counted {
 						t.Fatalf("region %s: %s (%s)", reg.Name, cnt.Status, cnt.Error)
 					}
 					region[reg.Name] = cnt.Raw

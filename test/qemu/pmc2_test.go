@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // rawEvent is an event that must count exactly what a generic event counts.
@@ -107,7 +107,7 @@ func TestPMCMultiplex(t *testing.T) {
 	}
 }
 
-func maxEnabled(cs []stat.Count) uint64 {
+func maxEnabled(cs []result.Count) uint64 {
 	var m uint64
 	for _, c := range cs {
 		m = max(m, c.Enabled)
@@ -140,16 +140,16 @@ func TestPMCGroups(t *testing.T) {
 				}
 				return
 			}
-			r := result(t, g, "group-big")
+			r := measured(t, g, "group-big")
 			for _, c := range r.Runs[0].Counts {
 				t.Logf("%s group-big %s status=%s raw=%d running=%d/%d", g.Name, c.Event, c.Status, c.Raw, c.Running, c.Enabled)
-				if c.Status == stat.NotSupported && !strings.Contains(c.Error, "group") {
+				if c.Status == result.NotSupported && !strings.Contains(c.Error, "group") {
 					t.Errorf("%s group-big %s: refused without naming the group as the reason: %q", g.Name, c.Event, c.Error)
 				}
-				if c.Status == stat.Counted && c.Raw == 0 {
+				if c.Status == result.Counted && c.Raw == 0 {
 					t.Errorf("%s group-big %s: reported as counted 0; a group that never ran is not counted", g.Name, c.Event)
 				}
-				if c.Status == stat.Counted && c.Running == 0 {
+				if c.Status == result.Counted && c.Running == 0 {
 					t.Errorf("%s group-big %s: counted with time_running 0", g.Name, c.Event)
 				}
 			}
@@ -163,24 +163,24 @@ func TestPMCUnimplemented(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			want := counts(t, g, "loop-1000000", 2)[0].Raw
-			cs := result(t, g, "unimpl").Runs[0].Counts
+			cs := measured(t, g, "unimpl").Runs[0].Counts
 			if len(cs) != 4 {
 				t.Fatalf("%s: %d counts, want 4", g.Name, len(cs))
 			}
-			if cs[0].Status != stat.Counted || cs[0].Raw != want {
+			if cs[0].Status != result.Counted || cs[0].Raw != want {
 				t.Errorf("%s: instructions:u next to unimplemented events = %d (%s), want %d", g.Name, cs[0].Raw, cs[0].Status, want)
 			}
 			for i, c := range cs[1:] {
 				t.Logf("%s %s status=%s raw=%d error=%q encoding=%+v", g.Name, c.Event, c.Status, c.Raw, c.Error, c.Encoding)
 				switch {
-				case c.Status == stat.NotSupported && i < 2 && c.Error != "":
+				case c.Status == result.NotSupported && i < 2 && c.Error != "":
 					// A generic event the kernel cannot map on this PMU: refused with a reason.
-				case c.Status == stat.Counted && c.Raw == 0:
+				case c.Status == result.Counted && c.Raw == 0:
 				default:
 					t.Errorf("%s %s: status %s raw %d; want counted 0 (QEMU implements only INST_RETIRED and CPU_CYCLES)", g.Name, c.Event, c.Status, c.Raw)
 				}
 			}
-			if c := cs[3]; c.Status != stat.Counted {
+			if c := cs[3]; c.Status != result.Counted {
 				t.Errorf("%s %s: the raw/sysfs L1D refill event must open and count 0, got %s", g.Name, c.Event, c.Status)
 			}
 			if g.Name == "armv7" {

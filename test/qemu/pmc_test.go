@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // loopNs are the loop lengths pmc measures (0 is the baseline of the difference method).
@@ -88,8 +88,8 @@ func pmcBatch(g Guest) []Cmd {
 	return cmds
 }
 
-// result returns the decoded JSON Result of a js() measurement, requiring pmc to exit 0.
-func result(t *testing.T, g Guest, name string) *stat.Result {
+// measured returns the decoded JSON result of a js() measurement, requiring pmc to exit 0.
+func measured(t *testing.T, g Guest, name string) *result.Stat {
 	t.Helper()
 	r := resultRuns(t, g, name)
 	if len(r.Runs) != 1 {
@@ -98,34 +98,34 @@ func result(t *testing.T, g Guest, name string) *stat.Result {
 	return r
 }
 
-// resultRuns is result for any number of runs (-r).
-func resultRuns(t *testing.T, g Guest, name string) *stat.Result {
+// resultRuns is measured for any number of runs (-r).
+func resultRuns(t *testing.T, g Guest, name string) *result.Stat {
 	t.Helper()
 	needPMC(t, g)
 	if s := section(t, g, name+"-run"); s.Status != 0 {
 		t.Fatalf("%s: pmc for %q exited %d:\n%s", g.Name, name, s.Status, s.Output)
 	}
 	out := ok(t, g, name)
-	var r stat.Result
+	var r result.Stat
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("%s %s: JSON: %v\n%s", g.Name, name, err, out)
 	}
-	if r.Schema != stat.SchemaVersion || len(r.Runs) == 0 {
+	if r.Schema != result.SchemaVersion || len(r.Runs) == 0 {
 		t.Fatalf("%s %s: schema %q, %d runs", g.Name, name, r.Schema, len(r.Runs))
 	}
 	return &r
 }
 
 // counts returns the run's counts, checking that each is counted.
-func counts(t *testing.T, g Guest, name string, want int) []stat.Count {
+func counts(t *testing.T, g Guest, name string, want int) []result.Count {
 	t.Helper()
-	r := result(t, g, name)
+	r := measured(t, g, name)
 	cs := r.Runs[0].Counts
 	if len(cs) != want {
 		t.Fatalf("%s %s: %d counts, want %d: %+v", g.Name, name, len(cs), want, cs)
 	}
 	for _, c := range cs {
-		if c.Status != stat.Counted {
+		if c.Status != result.Counted {
 			t.Errorf("%s %s: %s status %s (%s)", g.Name, name, c.Event, c.Status, c.Error)
 		}
 	}
@@ -216,7 +216,7 @@ func TestPMCInterval(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			base := counts(t, g, "loop-0", 2)[0].Raw
-			r := result(t, g, "interval")
+			r := measured(t, g, "interval")
 			total := r.Runs[0].Counts[0].Raw
 			var sum uint64
 			for _, iv := range r.Intervals {
@@ -285,7 +285,7 @@ func TestPMCModifiers(t *testing.T) {
 func TestPMCNoScale(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
-			r := result(t, g, "mux-noscale")
+			r := measured(t, g, "mux-noscale")
 			if r.Scaled {
 				t.Errorf("%s: result says scaled with --no-scale", g.Name)
 			}
@@ -304,11 +304,11 @@ func TestPMCSystem(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			base := counts(t, g, "loop-0", 2)[0].Raw
-			r := result(t, g, "system")
+			r := measured(t, g, "system")
 			c := r.Runs[0].Counts[0]
 			want := base + 2*10000000
 			t.Logf("%s: -a instructions:u=%d (loop alone %d, +%.2f%%) mode=%s cpus=%v", g.Name, c.Raw, want, 100*(float64(c.Raw)-float64(want))/float64(want), r.Mode, r.CPUs)
-			if r.Mode != "system" || c.Status != stat.Counted {
+			if r.Mode != "system" || c.Status != result.Counted {
 				t.Errorf("%s: mode %q status %s, want system, counted", g.Name, r.Mode, c.Status)
 			}
 			// Measured: +3.4% (arm64), +3.9% (armv7), mostly pmc's own Go runtime.

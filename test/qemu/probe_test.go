@@ -2,13 +2,14 @@ package qemu
 
 import (
 	"fmt"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/golden"
 )
 
 // probeLine is one line of the probe's output.

@@ -1,6 +1,6 @@
-package stat
+package result
 
-// SchemaVersion names the JSON schema of Result (docs/json-schema.md). Bump the suffix on any
+// SchemaVersion names the JSON schema of Stat (docs/json-schema.md). Bump the suffix on any
 // incompatible change; adding fields is compatible.
 const SchemaVersion = "pmc.stat/v1"
 
@@ -15,6 +15,28 @@ const (
 	NotCounted Status = "not-counted"
 	// NotSupported: the kernel or hardware refused the event (ENOENT, EOPNOTSUPP, ENODEV...).
 	NotSupported Status = "not-supported"
+)
+
+// Reason says, as a word a program can test, why a count has no value; Error holds the
+// same in a sentence for people. Empty for counted events.
+type Reason string
+
+const (
+	// Unsupported: the kernel or the hardware has no such event here (ENOENT, EOPNOTSUPP,
+	// ENODEV, ENXIO), e.g. every hardware event on a machine without a PMU.
+	Unsupported Reason = "unsupported"
+	// Permission: perf_event_paranoid or missing capabilities refused the event.
+	Permission Reason = "permission"
+	// Invalid: the kernel rejected the event's attributes (EINVAL).
+	Invalid Reason = "invalid"
+	// Busy: another user holds the counter (EBUSY).
+	Busy Reason = "busy"
+	// GroupTooLarge: its group needs more counters at once than the PMU has.
+	GroupTooLarge Reason = "group-too-large"
+	// GroupLeader: the leader of its group was refused, and the group with it.
+	GroupLeader Reason = "group-leader"
+	// NeverRan: the counter opened but never ran (time_running == 0), e.g. multiplexed out.
+	NeverRan Reason = "never-ran"
 )
 
 // Encoding is the perf_event_attr identity of an event as it was opened.
@@ -43,7 +65,8 @@ type Count struct {
 	// an event such as power/energy-pkg/ (-> Joules); 0 or 1 means none.
 	UnitScale float64  `json:"unit_scale,omitempty"`
 	Encoding  Encoding `json:"encoding"`
-	Error     string   `json:"error,omitempty"` // why an event is not supported
+	Reason    Reason   `json:"reason,omitempty"` // why there is no value (Status not counted or not supported)
+	Error     string   `json:"error,omitempty"`  // the same in words, with the kernel's error
 }
 
 // RunningPct is the share of the enabled time the counter was on the PMU, in percent.
@@ -105,6 +128,7 @@ type Summary struct {
 	Enabled   uint64   `json:"time_enabled_ns"` // summed over runs
 	Running   uint64   `json:"time_running_ns"` // summed over runs
 	Encoding  Encoding `json:"encoding"`
+	Reason    Reason   `json:"reason,omitempty"`
 	Error     string   `json:"error,omitempty"`
 }
 
@@ -116,9 +140,9 @@ func (s Summary) RunningPct() float64 {
 	return 100 * float64(s.Running) / float64(s.Enabled)
 }
 
-// Result is everything one `pmc stat` invocation measured. It is the one structure every
-// output format (text, JSON, CSV, report) is written from.
-type Result struct {
+// Stat is everything one `pmc stat` invocation measured (and what include/pmc.h saves). It
+// is the one structure every output format (text, JSON, CSV, report) is written from.
+type Stat struct {
 	Schema     string     `json:"schema"`
 	Command    []string   `json:"command,omitempty"`
 	Mode       string     `json:"mode"`               // "launch", "attach", "system"

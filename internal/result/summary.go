@@ -1,13 +1,10 @@
-package stat
+package result
 
 import "math"
 
 // Summarize fills the Summary and the mean times of res from its runs (pmc stat does it after
-// measuring; a Result read from elsewhere, such as include/pmc.h's JSON, may lack them).
-func Summarize(res *Result) { finish(res) }
-
-// finish fills the Summary and the mean times from the runs.
-func finish(res *Result) {
+// measuring; a result read from elsewhere, such as include/pmc.h's JSON, may lack them).
+func Summarize(res *Stat) {
 	if len(res.Runs) == 0 {
 		return
 	}
@@ -30,7 +27,7 @@ func summarize(runs []Run) []Summary {
 	out := make([]Summary, len(first))
 	for i, c := range first {
 		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
-			Status: c.Status, Error: c.Error}
+			Status: c.Status, Reason: c.Reason, Error: c.Error}
 		var vals, raws []float64
 		for _, r := range runs {
 			if i >= len(r.Counts) {
@@ -43,7 +40,7 @@ func summarize(runs []Run) []Summary {
 				vals = append(vals, rc.Scaled)
 				raws = append(raws, float64(rc.Raw))
 			} else if s.Error == "" {
-				s.Error = rc.Error
+				s.Error, s.Reason = rc.Error, rc.Reason
 			}
 		}
 		s.Runs = len(vals)
@@ -62,6 +59,9 @@ func summarize(runs []Run) []Summary {
 			}
 		case s.Status == Counted:
 			s.Status = NotCounted
+			if s.Reason == "" {
+				s.Reason = NeverRan
+			}
 		}
 		out[i] = s
 	}
