@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/pmc-tools/pmc/internal/report"
+	"github.com/pmc-tools/pmc/internal/statfmt"
 )
 
 // showFlags are the options of `pmc show`.
@@ -100,15 +100,15 @@ func showResult(w io.Writer, data []byte, f *showFlags) error {
 		var err error
 		switch {
 		case f.json:
-			err = report.JSON(w, r)
+			err = statfmt.JSON(w, r)
 		case f.csv || f.sep != "":
 			sep := ','
 			if f.sep != "" {
 				sep = []rune(f.sep)[0]
 			}
-			err = report.CSV(w, r, report.CSVOptions{Sep: sep, Header: f.csv})
+			err = statfmt.CSV(w, r, statfmt.CSVOptions{Sep: sep, Header: f.csv})
 		default:
-			err = report.Text(w, r, report.TextOptions{})
+			err = statfmt.Text(w, r, statfmt.TextOptions{})
 		}
 		if err != nil {
 			return err

@@ -225,7 +225,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	report, err := openReport(f.metric.report)
+	reportFile, err := openReport(f.metric.report)
 	if err != nil {
 		out.abort()
 		return usageErr(err)
@@ -233,18 +233,18 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
 	if res == nil || len(res.Runs) == 0 {
 		out.abort()
-		if report != nil {
-			report.Abort()
+		if reportFile != nil {
+			reportFile.Abort()
 		}
 	} else {
 		res.Metrics = plan.result(res)
 		if err := out.final(res); err != nil {
-			if report != nil {
-				report.Abort()
+			if reportFile != nil {
+				reportFile.Abort()
 			}
 			return &exitError{code: 1, err: err}
 		}
-		if err := writeReport(report, f.metric.file, res, plan, facts); err != nil {
+		if err := writeReport(reportFile, f.metric.file, res, plan, facts); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)

@@ -11,8 +11,8 @@ import (
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/perfevent"
-	"github.com/pmc-tools/pmc/internal/report"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/statfmt"
 )
 
 // statOutput writes `pmc stat` results in the chosen format, to stderr or to -o FILE.
@@ -60,12 +60,12 @@ func (o *statOutput) abort() {
 	}
 }
 
-func (o *statOutput) csvOptions() report.CSVOptions {
+func (o *statOutput) csvOptions() statfmt.CSVOptions {
 	sep := ','
 	if o.f.sep != "" {
 		sep = []rune(o.f.sep)[0]
 	}
-	return report.CSVOptions{Sep: sep, Header: o.f.csv}
+	return statfmt.CSVOptions{Sep: sep, Header: o.f.csv}
 }
 
 func (o *statOutput) interval(iv result.Interval) {
@@ -77,10 +77,10 @@ func (o *statOutput) interval(iv result.Interval) {
 	if o.f.csv || o.f.sep != "" {
 		opt := o.csvOptions()
 		opt.Metrics = ms
-		report.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
+		statfmt.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
 	} else {
 		// perf repeats the column header every 25 intervals
-		report.TextInterval(o.live, o.head, iv, o.n%25 == 0, report.TextOptions{Metrics: ms})
+		statfmt.TextInterval(o.live, o.head, iv, o.n%25 == 0, statfmt.TextOptions{Metrics: ms})
 	}
 	o.n++
 }
@@ -95,13 +95,13 @@ func (o *statOutput) final(res *result.Stat) error {
 	case o.f.metric.only:
 		err = writeMetricOnly(w, o.f, res)
 	case o.f.json:
-		err = report.JSON(w, res)
+		err = statfmt.JSON(w, res)
 	case res.Intervals != nil:
 		// interval mode printed its rows already; perf prints no summary table after them
 	case o.f.csv || o.f.sep != "":
-		err = report.CSV(w, res, o.csvOptions())
+		err = statfmt.CSV(w, res, o.csvOptions())
 	default:
-		err = report.Text(w, res, report.TextOptions{})
+		err = statfmt.Text(w, res, statfmt.TextOptions{})
 	}
 	if err != nil {
 		o.abort()

@@ -8,11 +8,12 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/statfmt"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/outfile"
-	"github.com/pmc-tools/pmc/internal/reportfile"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/statreport"
 )
 
 // check rejects metric flag combinations pmc cannot honour.
@@ -87,15 +88,15 @@ func printPlan(w io.Writer, p *metricPlan, h *hostFacts) {
 func writeMetricOnly(w io.Writer, f *statFlags, res *result.Stat) error {
 	switch {
 	case f.json:
-		return reportfile.MetricOnlyJSON(w, res)
+		return statfmt.MetricOnlyJSON(w, res)
 	case f.csv || f.sep != "":
 		sep := ','
 		if f.sep != "" {
 			sep = []rune(f.sep)[0]
 		}
-		return reportfile.MetricOnlyCSV(w, res, sep, f.csv)
+		return statfmt.MetricOnlyCSV(w, res, sep, f.csv)
 	}
-	return reportfile.MetricOnlyText(w, res)
+	return statfmt.MetricOnlyText(w, res)
 }
 
 // openReport opens the --report file before counting (nil when there is none), so that a
@@ -118,7 +119,7 @@ func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan
 		return nil
 	}
 	var b bytes.Buffer
-	err := reportfile.Write(&b, reportfile.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
+	err := statreport.Write(&b, statreport.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
 		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res), Tip: togetherTip(res, p, file)})
 	if err == nil {
 		_, err = out.Write(b.Bytes())

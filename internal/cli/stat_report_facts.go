@@ -14,7 +14,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/metrics"
-	"github.com/pmc-tools/pmc/internal/reportfile"
+	"github.com/pmc-tools/pmc/internal/statreport"
 )
 
 // hostFacts is what `pmc stat` knows about the machine it counts on: the CPU identity and
@@ -186,7 +186,7 @@ func (h *hostFacts) pmuLine() string {
 }
 
 // reportMachine is the header of the report file.
-func (h *hostFacts) reportMachine() reportfile.Machine {
-	return reportfile.Machine{Host: h.host, Kernel: h.kernel, Date: h.date, Processors: h.processors,
+func (h *hostFacts) reportMachine() statreport.Machine {
+	return statreport.Machine{Host: h.host, Kernel: h.kernel, Date: h.date, Processors: h.processors,
 		CPU: h.cpuModel(), PMU: h.pmuLine()}
 }

@@ -1,46 +1,34 @@
-package reportfile
+package statfmt
 
 import (
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
-	"github.com/pmc-tools/pmc/internal/report"
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // MetricsSchema names the JSON document of --metric-only --json.
 const MetricsSchema = "pmc.stat.metrics/v1"
 
-// notTogether starts the warning package metrics gives a metric whose operands were
-// multiplexed apart.
-const notTogether = "not measured together"
-
-// notes lists why a metric should not be taken at face value, for one line of text:
-// "not measured together" as a short flag (the warning's list of running shares is left to
-// the JSON and CSV forms), then the other parts of the warning.
-func notes(m result.Metric) []string {
-	var out []string
-	if m.Valid && !m.Together {
-		out = append(out, notTogether)
+// metricOnlyNotes are metricNotes in their short form, without "undefined": the value
+// column already says it.
+func metricOnlyNotes(m result.Metric) []string {
+	n := metricNotes(m, true)
+	if !m.Valid && len(n) > 0 && n[0] == "undefined" {
+		n = n[1:]
 	}
-	for _, p := range strings.Split(m.Warning, "; ") {
-		if p = strings.TrimSpace(p); p != "" && !strings.HasPrefix(p, notTogether) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return n
 }
 
 // MetricOnlyText prints the metrics of res as a table: value, unit, name and, after "!!",
 // what makes a value doubtful; the elapsed time follows as in perf's output.
 func MetricOnlyText(w io.Writer, res *result.Stat) error {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "\n %s:\n\n", report.Title(res))
+	fmt.Fprintf(&b, "\n %s:\n\n", Title(res))
 	if len(res.Metrics) == 0 {
 		b.WriteString("   no metrics: none applies to the events counted\n")
 	}
@@ -51,14 +39,14 @@ func MetricOnlyText(w io.Writer, res *result.Stat) error {
 		}
 		value := "undefined"
 		if m.Valid {
-			value = metricValue(m.Value)
+			value = MetricValue(m.Value)
 		}
 		unit := m.Unit
 		if unit == "" {
 			unit = "-"
 		}
 		line := fmt.Sprintf("  %16s  %-16s %-26s", value, unit, name)
-		if n := notes(m); len(n) > 0 {
+		if n := metricOnlyNotes(m); len(n) > 0 {
 			line += " !! " + strings.Join(n, "; ")
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
@@ -72,34 +60,25 @@ func MetricOnlyText(w io.Writer, res *result.Stat) error {
 var metricColumns = []string{"metric-value", "metric-unit", "metric-name", "cpu", "measured-together", "valid", "metric-note"}
 
 // MetricOnlyCSV writes one RFC 4180 record per metric (columns in metricColumns; with header
-// a first row names them): the value with full precision, empty when undefined.
+// a first row names them): the value with full precision, empty when undefined. It shares
+// its record writer with CSV.
 func MetricOnlyCSV(w io.Writer, res *result.Stat, sep rune, header bool) error {
-	var b bytes.Buffer
-	cw := csv.NewWriter(&b)
-	if sep != 0 {
-		cw.Comma = sep
+	c, err := newCSVWriter(res, CSVOptions{Sep: sep})
+	if err != nil {
+		return err
 	}
 	if header {
-		if err := cw.Write(metricColumns); err != nil {
-			return fmt.Errorf("reportfile: csv: %w", err)
-		}
+		c.record(metricColumns)
 	}
 	for _, m := range res.Metrics {
 		value := ""
 		if m.Valid {
 			value = strconv.FormatFloat(m.Value, 'f', -1, 64)
 		}
-		rec := []string{value, m.Unit, m.Name, strconv.Itoa(m.CPU), strconv.FormatBool(m.Together),
-			strconv.FormatBool(m.Valid), m.Warning}
-		if err := cw.Write(rec); err != nil {
-			return fmt.Errorf("reportfile: csv: %w", err)
-		}
+		c.record([]string{value, m.Unit, m.Name, strconv.Itoa(m.CPU), strconv.FormatBool(m.Together),
+			strconv.FormatBool(m.Valid), m.Warning})
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("reportfile: csv: %w", err)
-	}
-	_, err := w.Write(b.Bytes())
+	_, err = w.Write(c.b.Bytes())
 	return err
 }
 

@@ -1,6 +1,7 @@
-// Package reportfile writes what `pmc stat --report` and `pmc stat --metric-only` print.
+// Package statreport writes the report file of `pmc stat --report`, in the spirit of
+// rpistat's rpistat.txt.
 //
-// Write produces the report file, in the spirit of rpistat's rpistat.txt: a header with the
+// Write produces the report: a header with the
 // command, date, host, CPU model and PMU, number of processors and kernel; the run (exit
 // status, times); every event with its raw count, scaled count and running share; the
 // metrics grouped into instructions and cycles, caches, TLB, branches, stalls and software
@@ -10,10 +11,6 @@
 // together, implausible, extrapolated from a short running time, undefined). The machine
 // facts come in as a Machine so a report is a pure function of its inputs.
 //
-// MetricOnlyText, MetricOnlyCSV and MetricOnlyJSON print only the metrics of a Result
-// (--metric-only): a text table, RFC 4180 records and a JSON document with schema
-// "pmc.stat.metrics/v1" (docs/json-schema.md).
-//
 // Numbers: counts are grouped by thousands with ',' and metrics have three decimals, in
 // every locale, so reports compare with diff.
-package reportfile
+package statreport

@@ -1,4 +1,4 @@
-package report
+package statfmt
 
 import (
 	"fmt"
@@ -154,6 +154,10 @@ func csvUnit(m result.Metric) string {
 func selfDescribing(unit string) bool {
 	return strings.Contains(unit, " ") || strings.HasSuffix(unit, "/sec") || unit == "GHz"
 }
+
+// MetricValue prints a metric's value as the report file and --metric-only text do: three
+// decimals, digits grouped with ','.
+func MetricValue(v float64) string { return GroupDigits(strconv.FormatFloat(v, 'f', 3, 64), ',') }
 
 // notTogether is how package metrics starts the warning of a metric whose operands were
 // multiplexed apart; the text output shows it as a short flag.

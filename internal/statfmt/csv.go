@@ -1,4 +1,4 @@
-package report
+package statfmt
 
 import (
 	"bytes"
@@ -208,7 +208,10 @@ func (c *csvWriter) metricExtra(m *result.Metric) []string {
 }
 
 // record writes fields RFC 4180 style: a field holding the separator, a quote, CR or LF is
-// quoted, with quotes doubled; records end with LF as perf's do.
+// quoted, with quotes doubled; records end with LF as perf's do. This is pmc's one CSV record
+// writer. encoding/csv's Writer would also quote a field that starts with a space, and perf
+// stat -x -I pads the time to 16 characters: pmc's -x output matches perf's byte for byte
+// (TestCSVMatchesPerf), and encoding/csv's Reader reads every record back (the tests).
 func (c *csvWriter) record(fields []string) {
 	for i, f := range fields {
 		if i > 0 {

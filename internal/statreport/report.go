@@ -1,4 +1,4 @@
-package reportfile
+package statreport
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pmc-tools/pmc/internal/report"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/statfmt"
 
 	"github.com/pmc-tools/pmc/internal/metrics"
 )
@@ -226,7 +226,7 @@ func countText(v float64, unit string, scale float64) string {
 }
 
 // group separates thousands with commas, as the report prints every number.
-func group(s string) string { return report.GroupDigits(s, ',') }
+func group(s string) string { return statfmt.GroupDigits(s, ',') }
 
 // writeMetrics prints the metrics by section; every metric says whether its operands were
 // measured together, and a warning points to its note.
@@ -275,7 +275,7 @@ func writeMetric(b *bytes.Buffer, set *metrics.Set, m result.Metric, notes *note
 	}
 	value, status := "undefined", "undefined"
 	if m.Valid {
-		value = metricValue(m.Value)
+		value = statfmt.MetricValue(m.Value)
 		status = "together"
 		if !m.Together {
 			status = "NOT together"
@@ -298,7 +298,6 @@ func writeMetric(b *bytes.Buffer, set *metrics.Set, m result.Metric, notes *note
 }
 
 // metricValue prints a metric with three decimals, grouped by thousands.
-func metricValue(v float64) string { return group(fmt.Sprintf("%.3f", v)) }
 
 // sectionOf is the title of the report section a metric belongs to.
 func sectionOf(set *metrics.Set, name string) string {

@@ -1,4 +1,5 @@
-// Package report writes one result.Stat as text, JSON or CSV.
+// Package statfmt writes pmc stat's results (a result.Stat) as perf-like text, JSON or CSV,
+// and the --metric-only forms of each.
 //
 // Text follows perf stat's layout column for column (header, one row per event with the
 // value right-aligned in 18 columns, the unit, the event name, the "#" metric column, the
@@ -18,13 +19,15 @@
 // scaled counts, the enabled and running times, the group, the CPU and the status.
 // docs/json-schema.md lists the columns.
 //
-// JSON is the Result itself, schema "pmc.stat/v1", documented field by field in
-// docs/json-schema.md; a test fails when a field is added to the Result without a line
-// there.
+// JSON is the result.Stat itself, schema "pmc.stat/v1", documented field by field in
+// docs/json-schema.md; a test fails when a field is added to the model without a line there.
+//
+// MetricOnlyText, MetricOnlyCSV and MetricOnlyJSON print only the metrics (--metric-only):
+// a text table, RFC 4180 records and a JSON document with schema "pmc.stat.metrics/v1".
 //
 // Numbers in CSV and JSON never depend on the locale ('.' decimal point, no grouping). Text
 // groups digits only when asked (TextOptions.Thousands), as perf does only when the locale
 // asks for it.
 //
 // The files these writers fill are opened with package outfile.
-package report
+package statfmt
