@@ -315,3 +315,36 @@ func TestByNameAliases(t *testing.T) {
 		t.Error("found a table for cortex-z9")
 	}
 }
+
+// TestCPUFacts: the counters and issue widths of the CPUs pmc knows, from each core's
+// manual (PMCR.N), checked under QEMU for cortex-a7 (4) and cortex-a57 (6).
+func TestCPUFacts(t *testing.T) {
+	c := mustLoad(t)
+	for _, f := range []struct {
+		table   string
+		general int
+		cycle   bool
+		width   float64
+	}{
+		{"arm1176", 2, true, 1}, {"cortex-a5", 2, true, 1}, {"cortex-a7", 4, true, 2},
+		{"cortex-a53", 6, true, 2}, {"cortex-a57", 6, true, 3}, {"cortex-a72", 6, true, 3},
+		{"cortex-a76", 6, true, 4}, {"amd-zen3", 6, false, 0}, {"intel-arch", 4, true, 0},
+	} {
+		tab, ok := c.ByName(f.table)
+		if !ok || tab.Counters == nil {
+			t.Fatalf("%s: no counters", f.table)
+		}
+		if tab.Counters.General != f.general || tab.Counters.Cycle != f.cycle || tab.IssueWidth != f.width {
+			t.Errorf("%s: %+v width %v, want %d general, cycle counter %v, width %v", f.table, *tab.Counters, tab.IssueWidth, f.general, f.cycle, f.width)
+		}
+	}
+	for _, tab := range c.Tables() {
+		std := tab.Name == "armv7" || tab.Name == "armv8"
+		if (tab.Counters == nil) != std {
+			t.Errorf("%s: counters %v: every CPU table has them, the standard tables none", tab.Name, tab.Counters)
+		}
+	}
+	if intel, _ := c.ByName("intel-arch"); !intel.Counters.Assumed || intel.Counters.String() != "4 + cycle counter + instructions + ref-cycles (model-specific: 2-8 general + 3-4 fixed; planned as 4 general (with SMT) + fixed cycles, instructions and ref-cycles)" {
+		t.Errorf("intel: %s", intel.Counters)
+	}
+}

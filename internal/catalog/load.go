@@ -62,9 +62,11 @@ type genericEntry struct {
 
 // mapEntry is one table of data/mapfile.json.
 type mapEntry struct {
-	Name, Dir, Title, Arch, Std, Counters string
-	CodeBits                              int
-	Match                                 []matchRule
+	Name, Dir, Title, Arch, Std string
+	CodeBits                    int
+	Counters                    *Counters
+	IssueWidth                  float64
+	Match                       []matchRule
 }
 
 // matchRule is one CPU identity a table applies to. Arm rules match implementer and part
@@ -96,13 +98,15 @@ func load(root fs.FS) (*Catalog, error) {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	var entries []mapEntry
-	if err := json.Unmarshal(raw, &entries); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&entries); err != nil {
 		return nil, fmt.Errorf("catalog: mapfile.json: %w: %v", ErrFormat, err)
 	}
 	c := &Catalog{byName: map[string]*Table{}}
 	for _, m := range entries {
 		t := &Table{Name: m.Name, Title: m.Title, Arch: m.Arch, Std: m.Std, CodeBits: m.CodeBits,
-			Counters: m.Counters, match: m.Match}
+			Counters: m.Counters, IssueWidth: m.IssueWidth, match: m.Match}
 		var std *Table
 		if m.Std != "" {
 			if std = c.byName[m.Std]; std == nil {
@@ -270,7 +274,9 @@ func (t *Table) readGeneric(fsys fs.FS) error {
 		return err
 	}
 	var entries []genericEntry
-	if err := json.Unmarshal(raw, &entries); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&entries); err != nil {
 		return fmt.Errorf("generic.json: %w: %v", ErrFormat, err)
 	}
 	for _, g := range entries {

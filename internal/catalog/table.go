@@ -21,12 +21,41 @@ type Table struct {
 	Arch     string // "armv6", "armv7", "armv8" or "x86"
 	Std      string // table whose events ArchStdEvent entries refer to ("" if none)
 	CodeBits int    // width of EventCode: 8 (ARMv6/v7), 16 (Armv8), 12 (x86)
-	Counters string // counter resources, in words ("4 + cycle counter")
+	// Counters are the PMU's counters on this CPU; nil for an architecture's standard table,
+	// which says nothing of a core.
+	Counters *Counters
+	// IssueWidth is the most instructions the core issues per cycle (the plausibility bound
+	// of IPC); 0 when not recorded.
+	IssueWidth float64
 
 	events  []Event
 	byName  map[string]int
 	generic map[string]Mapping
 	match   []matchRule
+}
+
+// Counters describes a CPU's PMU counters, as its manual gives them (PMCR.N on Arm cores).
+type Counters struct {
+	General int      // general-purpose counters
+	Cycle   bool     // a dedicated cycle counter (cycles take no general counter)
+	Fixed   []string // other events with a counter of their own, as perf names them
+	Assumed bool     // a typical value for a family whose models differ
+	Note    string   // what the numbers leave out, in words
+}
+
+// String is the counters in words: "4 + cycle counter".
+func (c Counters) String() string {
+	s := fmt.Sprintf("%d general", c.General)
+	if c.Cycle {
+		s = fmt.Sprintf("%d + cycle counter", c.General)
+	}
+	for _, f := range c.Fixed {
+		s += " + " + f
+	}
+	if c.Note != "" {
+		s += " (" + c.Note + ")"
+	}
+	return s
 }
 
 // Tables returns every table in mapfile order.

@@ -9,6 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
+	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/pmu"
 )
 
@@ -40,41 +42,37 @@ other CPUs).`,
 var compareTables = []string{"arm1176", "cortex-a7", "cortex-a72", "neoverse-n1", "intel-arch", "amd-zen3"}
 
 func runExplain(w io.Writer, f *explainFlags, name string) error {
-	m, err := loadMachine(f.cpu)
+	m, err := listMachine(f.cpu)
 	if err != nil {
 		return err
 	}
-	for _, s := range softwareEvents {
-		for _, n := range s.names {
-			if strings.EqualFold(n, name) {
-				fmt.Fprintf(w, "%s: software event, counted by the kernel on every machine (no PMU needed).\n  %s.\n", s.names[0], s.desc)
-				return nil
-			}
-		}
+	if s, ok := events.LookupSymbol(name); ok && s.Class == events.Software {
+		fmt.Fprintf(w, "%s: software event, counted by the kernel on every machine (no PMU needed).\n  %s.\n", s.Name, s.Desc)
+		return nil
 	}
 	if explainSysfs(w, m, name) {
 		return nil
 	}
 	if canon, ok := catalog.CanonicalGeneric(name); ok {
-		if m.table == nil {
-			return fmt.Errorf("%s is a generic event, but this CPU (%s) has no event table; name one with --cpu", canon, m.cpuString())
+		if m.Table == nil {
+			return fmt.Errorf("%s is a generic event, but this CPU (%s) has no event table; name one with --cpu", canon, m.CPUString())
 		}
 		explainGeneric(w, m, canon)
 		return nil
 	}
 	tables := []*catalog.Table{}
-	if m.table != nil {
-		tables = append(tables, m.table)
+	if m.Table != nil {
+		tables = append(tables, m.Table)
 	}
 	if f.eventFile != "" {
-		extra, err := loadEventFile(m.cat, f.eventFile)
+		extra, err := loadEventFile(m, f.eventFile)
 		if err != nil {
 			return err
 		}
 		tables = append(tables, extra)
 	}
 	if len(tables) == 0 {
-		return fmt.Errorf("this CPU (%s) has no event table; name one with --cpu", m.cpuString())
+		return fmt.Errorf("this CPU (%s) has no event table; name one with --cpu", m.CPUString())
 	}
 	for _, t := range tables {
 		if ev, ok := t.Lookup(name); ok {
@@ -100,10 +98,10 @@ func runExplain(w io.Writer, f *explainFlags, name string) error {
 }
 
 // explainSysfs handles PMU/event/ names from sysfs and SUBSYSTEM:NAME tracepoints.
-func explainSysfs(w io.Writer, m *machine, name string) bool {
-	if m.sys != nil && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/") {
+func explainSysfs(w io.Writer, m *host.Machine, name string) bool {
+	if m.PMUs != nil && strings.Count(name, "/") == 2 && strings.HasSuffix(name, "/") {
 		p, ev, _ := strings.Cut(strings.TrimSuffix(name, "/"), "/")
-		if pm, ok := m.sys.PMUs[p]; ok {
+		if pm, ok := m.PMUs.PMUs[p]; ok {
 			if a, ok := pm.Events[ev]; ok {
 				fmt.Fprintf(w, "%s: sysfs event of PMU %s (perf_event_attr.type %d), terms %s.\n", name, p, pm.Type, a.Terms)
 				if a.Unit != "" || a.Scale != 1 {
@@ -115,7 +113,7 @@ func explainSysfs(w io.Writer, m *machine, name string) bool {
 		}
 	}
 	if sub, tp, ok := strings.Cut(name, ":"); ok && !strings.Contains(tp, ":") {
-		if id, err := pmu.TracepointID(m.sysFS, sub, tp); err == nil {
+		if id, err := pmu.TracepointID(m.Sys, sub, tp); err == nil {
 			fmt.Fprintf(w, "%s: kernel tracepoint (perf_event_attr.type 2, config %d); counts how often the kernel passed it.\n", name, id)
 			return true
 		}
@@ -156,9 +154,9 @@ func suggest(t *catalog.Table, name string) string {
 	return "; did you mean " + strings.Join(hits, ", ") + "?"
 }
 
-func explainGeneric(w io.Writer, m *machine, canon string) {
-	t := m.table
-	g := m.effective(canon)
+func explainGeneric(w io.Writer, m *host.Machine, canon string) {
+	t := m.Table
+	g := m.Effective(canon)
 	own, _ := t.MapGeneric(canon)
 	kind := "generic hardware event (PERF_TYPE_HARDWARE)"
 	if g.Kind == "cache" {
@@ -188,18 +186,19 @@ func explainGeneric(w io.Writer, m *machine, canon string) {
 			}
 		}
 	}
-	if m.driver != nil && (own.Supported != g.Supported || own.Event != g.Event) {
+	if m.Driver != nil && (own.Supported != g.Supported || own.Event != g.Event) {
 		what := "not supported"
 		if own.Supported {
 			what = fmt.Sprintf("%s (%s)", own.Event.Name, own.Event.CodeString(t.Arch))
 		}
-		fmt.Fprintf(w, "  This kernel runs the PMU with the generic PMUv3 driver (%s); with the %s driver it would be: %s.\n", m.core.Name, t.Name, what)
+		fmt.Fprintf(w, "  This kernel runs the PMU with the generic PMUv3 driver (%s); with the %s driver it would be: %s.\n", m.Core.Name, t.Name, what)
 	}
-	_, status := m.genericStatus(g)
+	_, status := m.GenericStatus(g)
 	fmt.Fprintf(w, "  On this machine: %s.\n", status)
 	fmt.Fprintf(w, "  On other CPUs:\n")
+	cat, _ := m.Catalog() // loaded already: m.Table came from it
 	for _, name := range compareTables {
-		o, ok := m.cat.ByName(name)
+		o, ok := cat.ByName(name)
 		if !ok || o == t {
 			continue
 		}
@@ -212,7 +211,7 @@ func explainGeneric(w io.Writer, m *machine, canon string) {
 	}
 }
 
-func explainEvent(w io.Writer, m *machine, t *catalog.Table, ev catalog.Event) {
+func explainEvent(w io.Writer, m *host.Machine, t *catalog.Table, ev catalog.Event) {
 	fmt.Fprintf(w, "%s on %s (%s): raw event %s, perf syntax %s\n", ev.Name, t.Name, t.Title, ev.CodeString(t.Arch), ev.PerfSyntax(t.Arch))
 	fmt.Fprintf(w, "  %s.\n", strings.TrimSuffix(ev.Brief, "."))
 	if ev.Public != "" {
@@ -233,7 +232,7 @@ func explainEvent(w io.Writer, m *machine, t *catalog.Table, ev catalog.Event) {
 		fmt.Fprintf(w, "  Generic names counted with it on %s: %s.\n", t.Name, strings.Join(gens, ", "))
 	}
 	if t.Name != "extra" {
-		_, status := m.hwStatus(true)
+		_, status := m.HWStatus(true)
 		fmt.Fprintf(w, "  On this machine: %s.\n", status)
 	}
 }

@@ -6,41 +6,44 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
+	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/pmu"
 )
 
 // collect gathers every entry of `pmc list`, filtered by pattern.
-func (m *machine) collect(extra *catalog.Table, pattern string) *listing {
-	l := &listing{Schema: "pmc.list/v1", CPU: m.cpuString(), Note: m.note}
-	if m.core != nil {
-		l.CorePMU = m.core.Name
+func collect(m *host.Machine, extra *catalog.Table, pattern string) *listing {
+	l := &listing{Schema: "pmc.list/v1", CPU: m.CPUString(), Note: m.Note}
+	if m.Core != nil {
+		l.CorePMU = m.Core.Name
 	}
-	if m.table != nil {
-		l.Table, l.TableTitle = m.table.Name, m.table.Title
+	if m.Table != nil {
+		l.Table, l.TableTitle = m.Table.Name, m.Table.Title
 	}
 	var all []listEntry
-	for _, s := range softwareEvents {
-		all = append(all, listEntry{Name: s.names[0], Aliases: s.names[1:], Kind: "software", PMU: "software",
-			Available: true, Status: "countable", Description: s.desc})
+	for _, s := range events.Symbols() {
+		if s.Class == events.Software {
+			all = append(all, listEntry{Name: s.Name, Aliases: s.Aliases, Kind: "software", PMU: "software",
+				Available: true, Status: "countable", Description: s.Desc})
+		}
 	}
-	aliases := map[string][]string{"cpu-cycles": {"cycles"}, "branch-instructions": {"branches"},
-		"stalled-cycles-frontend": {"idle-cycles-frontend"}, "stalled-cycles-backend": {"idle-cycles-backend"}}
 	for _, kind := range []string{"hardware", "cache"} {
 		names := catalog.HardwareNames
 		if kind == "cache" {
 			names = catalog.CacheNames
 		}
 		for _, n := range names {
-			e := listEntry{Name: n, Aliases: aliases[n], Kind: kind}
-			if m.table == nil {
+			sym, _ := events.LookupSymbol(n)
+			e := listEntry{Name: n, Aliases: sym.Aliases, Kind: kind}
+			if m.Table == nil {
 				e.Status = "unknown CPU: no event table (use --cpu)"
 			} else {
-				g := m.effective(n)
-				e.Available, e.Status = m.genericStatus(g)
+				g := m.Effective(n)
+				e.Available, e.Status = m.GenericStatus(g)
 				if g.Supported {
-					e.MapsTo = fmt.Sprintf("%s (%s)", g.Event.Name, g.Event.CodeString(m.table.Arch))
-					e.Code, e.UMask = codeFields(g.Event, m.table.Arch)
-					e.Encoding = g.Event.PerfSyntax(m.table.Arch)
+					e.MapsTo = fmt.Sprintf("%s (%s)", g.Event.Name, g.Event.CodeString(m.Table.Arch))
+					e.Code, e.UMask = codeFields(g.Event, m.Table.Arch)
+					e.Encoding = g.Event.PerfSyntax(m.Table.Arch)
 					e.Description = g.Event.Brief
 				}
 				e.Caveat = g.Caveat
@@ -48,17 +51,17 @@ func (m *machine) collect(extra *catalog.Table, pattern string) *listing {
 			all = append(all, e)
 		}
 	}
-	all = append(all, m.pmuEntries()...)
+	all = append(all, pmuEntries(m)...)
 	if pattern != "" && strings.Contains(pattern, ":") {
-		all = append(all, m.tracepointEntries()...)
+		all = append(all, tracepointEntries(m)...)
 	}
-	if m.table != nil {
-		all = append(all, tableEntries(m.table, "table", m)...)
+	if m.Table != nil {
+		all = append(all, tableEntries(m.Table, "table", m)...)
 	}
 	if extra != nil {
 		all = append(all, tableEntries(extra, "extra", m)...)
 	}
-	l.Tracepoints = m.countTracepoints()
+	l.Tracepoints = countTracepoints(m)
 	for _, e := range all {
 		if matchPattern(pattern, e) {
 			l.Events = append(l.Events, e)
@@ -75,18 +78,18 @@ func codeFields(e catalog.Event, arch string) (code, umask string) {
 	return code, umask
 }
 
-func tableEntries(t *catalog.Table, kind string, m *machine) []listEntry {
+func tableEntries(t *catalog.Table, kind string, m *host.Machine) []listEntry {
 	var out []listEntry
 	for _, ev := range t.Events() {
 		e := listEntry{Name: ev.Name, Kind: kind, PMU: ev.Unit, Encoding: ev.PerfSyntax(t.Arch), Description: ev.Description()}
 		e.Code, e.UMask = codeFields(ev, t.Arch)
 		if kind == "extra" {
-			e.Available, e.Status = m.core != nil, "from --event-file"
-			if m.core == nil {
+			e.Available, e.Status = m.Core != nil, "from --event-file"
+			if m.Core == nil {
 				e.Status = "from --event-file (not countable here: no cpu PMU)"
 			}
 		} else {
-			e.Available, e.Status = m.tableStatus()
+			e.Available, e.Status = m.TableStatus()
 		}
 		out = append(out, e)
 	}
@@ -94,13 +97,10 @@ func tableEntries(t *catalog.Table, kind string, m *machine) []listEntry {
 }
 
 // pmuEntries lists the sysfs events of every PMU that has some, and the breakpoint syntax.
-func (m *machine) pmuEntries() []listEntry {
-	if m.sys == nil {
-		return nil
-	}
+func pmuEntries(m *host.Machine) []listEntry {
 	var out []listEntry
-	for _, name := range m.sys.Names() {
-		p := m.sys.PMUs[name]
+	for _, name := range m.PMUs.Names() {
+		p := m.PMUs.PMUs[name]
 		for _, ev := range p.EventNames() {
 			a := p.Events[ev]
 			desc := a.Terms
@@ -111,17 +111,17 @@ func (m *machine) pmuEntries() []listEntry {
 				Available: true, Status: "countable", Description: desc})
 		}
 	}
-	if _, ok := m.sys.PMUs["breakpoint"]; ok {
+	if _, ok := m.PMUs.PMUs["breakpoint"]; ok {
 		out = append(out, listEntry{Name: "mem:ADDR[/LEN][:ACCESS]", Kind: "breakpoint", PMU: "breakpoint",
 			Available: true, Status: "countable", Description: "hardware breakpoint on a data or code address"})
 	}
 	return out
 }
 
-func (m *machine) tracepointEntries() []listEntry {
+func tracepointEntries(m *host.Machine) []listEntry {
 	var out []listEntry
-	for _, sub := range pmu.TracepointNames(m.sysFS, "") {
-		for _, n := range pmu.TracepointNames(m.sysFS, sub) {
+	for _, sub := range pmu.TracepointNames(m.Sys, "") {
+		for _, n := range pmu.TracepointNames(m.Sys, sub) {
 			out = append(out, listEntry{Name: sub + ":" + n, Kind: "tracepoint", PMU: "tracepoint",
 				Available: true, Status: "countable"})
 		}
@@ -129,10 +129,10 @@ func (m *machine) tracepointEntries() []listEntry {
 	return out
 }
 
-func (m *machine) countTracepoints() int {
+func countTracepoints(m *host.Machine) int {
 	n := 0
-	for _, sub := range pmu.TracepointNames(m.sysFS, "") {
-		n += len(pmu.TracepointNames(m.sysFS, sub))
+	for _, sub := range pmu.TracepointNames(m.Sys, "") {
+		n += len(pmu.TracepointNames(m.Sys, sub))
 	}
 	return n
 }

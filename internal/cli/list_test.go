@@ -4,23 +4,23 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/host"
 )
 
-// onHost points hostFS at testdata/hosts/<name> (root) and <name>-sys (/sys) for one test.
+// onHost makes the machine pmc sees the snapshot ../host/testdata/hosts/<name> (root) and
+// <name>-sys (/sys) for one test.
 func onHost(t *testing.T, name string) {
 	t.Helper()
-	old := hostFS
-	hostFS = func() (fs.FS, fs.FS) {
-		return os.DirFS(filepath.Join("testdata/hosts", name)), os.DirFS(filepath.Join("testdata/hosts", name+"-sys"))
-	}
-	t.Cleanup(func() { hostFS = old })
+	old := machine
+	m := host.Probe(os.DirFS(filepath.Join(hostsDir, name)), os.DirFS(filepath.Join(hostsDir, name+"-sys")))
+	machine = func() *host.Machine { return m }
+	t.Cleanup(func() { machine = old })
 }
 
 // mustContain reports each wanted text missing from out.
@@ -235,7 +235,7 @@ func TestListEventFile(t *testing.T) {
 	if len(l.Events) != 2 || l.Events[1].Name != "MEM_LOAD_RETIRED.L1_MISS" || l.Events[1].Code != "0xd1" || l.Events[1].UMask != "0x08" {
 		t.Errorf("%+v", l.Events)
 	}
-	_, errs, code = runPMC("list", "--event-file", "testdata/hosts/x86-vm/proc/cpuinfo")
+	_, errs, code = runPMC("list", "--event-file", filepath.Join(hostsDir, "x86-vm/proc/cpuinfo"))
 	if code != 1 || !strings.Contains(errs, "bad event table") {
 		t.Errorf("non-JSON event file: exit %d %q", code, errs)
 	}
@@ -263,3 +263,6 @@ func TestListOnAnUnknownCPU(t *testing.T) {
 		t.Errorf("--cpu help: %q", out)
 	}
 }
+
+// hostsDir holds the machine snapshots (the machine model's test data).
+var hostsDir = filepath.Join("..", "host", "testdata", "hosts")

@@ -94,7 +94,7 @@ func (f *memFlags) config() (mem.Config, error) {
 	}
 	c.StepsPerOctave, c.Hops, c.Blocks, c.Passes, c.Samples = f.steps, f.hops, f.blocks, f.passes, f.samples
 	for _, spec := range f.events {
-		evs, err := resolveEvents(spec, stat.Attach, false)
+		evs, err := resolveOn(machine(), spec, stat.Attach, false)
 		if err != nil {
 			return c, err
 		}
@@ -116,7 +116,7 @@ func runMem(e *env, f *memFlags) error {
 				mem.FormatSize(c.Max), mem.FormatSize(c.MemoryNeeded()), mem.FormatSize(avail))
 		}
 	}
-	caches, err := mem.ReadCaches(sysfs, 0)
+	caches, err := mem.ReadCaches(machine().Sys, 0)
 	if err != nil {
 		caches = nil // named in the output: tiers are then not matched to caches
 	}

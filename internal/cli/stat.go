@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -157,17 +159,39 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 	return req, nil
 }
 
+// statMachines picks the machines of a pmc stat run: the one its events resolve on, and the
+// one whose facts (CPU, counters, built-in metrics, the report's header) apply. Normally both
+// are this machine. The fake backend and --fake-machine resolve on an empty machine, with the
+// facts of --fake-machine FILE or none, so that their output is the same on every host.
+func statMachines(f *statFlags) (facts, on *host.Machine, err error) {
+	on = machine()
+	if f.fake != "" || f.metric.fakeMachine != "" {
+		on = host.Empty() // not this machine's sysfs: the recorded or scripted one has none
+	}
+	facts = on
+	if f.metric.fakeMachine != "" {
+		data, err := os.ReadFile(f.metric.fakeMachine)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--fake-machine: %w", err)
+		}
+		if facts, err = host.Load(data); err != nil {
+			return nil, nil, fmt.Errorf("--fake-machine %s: %w", filepath.Base(f.metric.fakeMachine), err)
+		}
+	}
+	return facts, on, nil
+}
+
 func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
-	facts, err := loadFacts(f.metric.fakeMachine)
+	facts, on, err := statMachines(f)
 	if err != nil {
 		return usageErr(err)
 	}
-	plan, err := newMetricPlan(&f.metric, facts)
+	plan, err := newMetricPlan(&f.metric, facts, on)
 	if err != nil {
 		return usageErr(err)
 	}
 	if f.metric.list {
-		return listMetrics(e.stdout, plan, facts)
+		return listMetrics(e.stdout, plan)
 	}
 	req, err := f.request(args, e.workload)
 	if err != nil {
@@ -176,24 +200,23 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err := f.metric.check(f); err != nil {
 		return usageErr(err)
 	}
-	host := hostFor(f)
 	if req.Mode == stat.System && len(req.CPUs) == 0 {
-		req.CPUs = host.sys.Online // -a: every online CPU, named in the result
+		req.CPUs = on.PMUs.Online // -a: every online CPU, named in the result
 	}
-	spec, err := chooseEvents(f, req.Mode, plan, facts, host)
+	spec, err := chooseEvents(f, req.Mode, plan)
 	if err != nil {
 		return usageErr(err)
 	}
 	for _, w := range plan.warnings {
 		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 	}
-	evs, err := host.resolve(spec, req.Mode, !f.noInherit)
+	evs, err := resolveOn(on, spec, req.Mode, !f.noInherit)
 	if err != nil {
 		return usageErr(err)
 	}
 	req.Events = evs
 	if f.verbose || f.dryRun {
-		printPlan(e.stderr, plan, facts)
+		printPlan(e.stderr, plan)
 		printAttrs(e.stderr, evs)
 		if f.dryRun {
 			return nil
@@ -244,7 +267,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			}
 			return &exitError{code: 1, err: err}
 		}
-		if err := writeReport(reportFile, f.metric.file, res, plan, facts); err != nil {
+		if err := writeReport(reportFile, f.metric.file, res, plan); err != nil {
 			return &exitError{code: 1, err: err}
 		}
 		noPMUHint(e.stderr, res)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/host"
 )
 
 // goldenCases run `pmc stat --fake SPEC ARGS` end to end (flags, session, scaling, metrics,
@@ -88,4 +89,31 @@ func TestStatOutputFile(t *testing.T) {
 func goldenText(t *testing.T, path, got string) {
 	t.Helper()
 	golden.Check(t, path, []byte(got))
+}
+
+// TestGoldensHostIndependent: the fake backend's goldens do not depend on the machine the
+// tests run on. With pmc believing it runs on a Cortex-A5 or an ARM1176 board, every stat,
+// metric, plan and report golden comes out the same (the metric set and the issue width used
+// to come from the live host: IPC was flagged implausible, metrics disappeared).
+func TestGoldensHostIndependent(t *testing.T) {
+	for _, board := range []string{"cortex-a5", "arm1176", "cortex-a57"} {
+		data, err := os.ReadFile(filepath.Join("testdata", "fake", "machine-"+board+".json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := host.Load(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old := machine
+		machine = func() *host.Machine { return m }
+		t.Run(board, func(t *testing.T) {
+			t.Run("stat", TestStatGolden)
+			t.Run("report", TestStatReportGolden)
+			t.Run("plan", TestPlanGolden)
+			t.Run("show", TestShowRoundTrip)
+			t.Run("regions", TestShowRegions)
+		})
+		machine = old
+	}
 }

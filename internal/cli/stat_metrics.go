@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/result"
 
 	"github.com/spf13/pflag"
@@ -46,16 +47,16 @@ type metricPlan struct {
 	names    []string // asked for (-M, --metric-group, the report's default set): always shown
 	defaults []string // perf's default "#" column: shown only when their operands were counted
 	opt      metrics.Options
-	warnings []string // one line each, printed before counting
-	planned  string   // the event list the planner built ("" when -e alone chose the events)
-	machine  metrics.Machine
-	assumed  bool // machine is an assumption, not a known core
+	warnings []string      // one line each, printed before counting
+	planned  string        // the event list the planner built ("" when -e alone chose the events)
+	facts    *host.Machine // whose CPU and counters the metrics are planned and judged for
+	on       *host.Machine // where the events resolve
 }
 
 // newMetricPlan builds the metric set (built-ins for the machine's architecture plus
 // --metrics-file) and selects the metrics of -M and --metric-group.
-func newMetricPlan(m *metricFlags, h *hostFacts) (*metricPlan, error) {
-	set := metrics.Builtin(h.arch())
+func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error) {
+	set := metrics.Builtin(facts.MetricArch())
 	if m.file != "" {
 		data, err := os.ReadFile(m.file)
 		if err != nil {
@@ -69,8 +70,8 @@ func newMetricPlan(m *metricFlags, h *hostFacts) (*metricPlan, error) {
 			return nil, fmt.Errorf("--metrics-file %s: %w", m.file, err)
 		}
 	}
-	p := &metricPlan{set: set, opt: metrics.Options{IssueWidth: h.issueWidth()}}
-	p.machine, p.assumed = h.machine()
+	p := &metricPlan{set: set, facts: facts, on: on, opt: metrics.Options{IssueWidth: facts.IssueWidth(),
+		Match: &metrics.Matcher{Resolve: on.Resolver(), Canon: facts.Canon}}}
 	names, err := set.Select(append(append([]string{}, m.metrics...), m.groups...)...)
 	if err != nil {
 		return nil, fmt.Errorf("-M/--metric-group: %w", err)
@@ -89,12 +90,12 @@ func newMetricPlan(m *metricFlags, h *hostFacts) (*metricPlan, error) {
 // reportDefaults chooses the metrics of a report when neither -e nor -M says what to count,
 // like rpistat's nine ARM1176 events: the rpistat group on the ARM1176, the software group on
 // a machine without a PMU, and the default, cache and branch groups elsewhere.
-func (p *metricPlan) reportDefaults(h *hostFacts) error {
+func (p *metricPlan) reportDefaults() error {
 	groups := []string{metrics.GroupDefault, metrics.GroupCache, metrics.GroupBranch}
 	switch {
-	case h.pmu == "":
+	case p.facts.Core == nil:
 		groups = []string{metrics.GroupSoftware}
-	case h.arch() == metrics.ArchARM1176:
+	case p.facts.MetricArch() == metrics.ArchARM1176:
 		groups = []string{metrics.GroupRpistat}
 	}
 	names, err := p.set.Select(groups...)
@@ -124,7 +125,7 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 		want = nil
 		for _, n := range p.names {
 			for _, ev := range p.set.Events(n) {
-				if !haveEvent(user, ev) && ev != "duration_time" && ev != "user_time" && ev != "system_time" {
+				if !p.haveEvent(user, ev) && ev != "duration_time" && ev != "user_time" && ev != "system_time" {
 					want = append(want, n)
 					break
 				}
@@ -134,7 +135,8 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 			return userSpec, nil
 		}
 	}
-	plan, err := metrics.NewPlan(p.set, want, p.machine)
+	machine, _ := p.facts.Planner()
+	plan, err := metrics.NewPlan(p.set, want, machine, p.on.Resolver())
 	if err != nil {
 		return "", fmt.Errorf("-M: %w", err)
 	}
@@ -143,7 +145,7 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 		parts = append(parts, g.String())
 	}
 	for _, ev := range plan.Software {
-		if !haveEvent(user, ev) {
+		if !p.haveEvent(user, ev) {
 			parts = append(parts, ev)
 		}
 	}
@@ -152,7 +154,7 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 	for _, u := range plan.Unschedulable {
 		p.warnings = append(p.warnings, fmt.Sprintf("metric %s: its events are counted in separate groups and its value is flagged", u))
 		for _, ev := range p.set.Events(u.Metric) {
-			if !metrics.NeedsCounter(ev) || haveEvent(user, ev) || contains(parts, ev) || inPlan(plan, ev) {
+			if !metrics.NeedsCounter(ev) || p.haveEvent(user, ev) || contains(parts, ev) || inPlan(plan, ev) {
 				continue
 			}
 			parts = append(parts, ev)
@@ -177,24 +179,12 @@ func inPlan(plan metrics.Plan, ev string) bool {
 	return false
 }
 
-// aliases are perf's second spellings; a metric operand written one way matches an event
-// counted under the other.
-var aliases = map[string]string{
-	"cpu-cycles": "cycles", "branch-instructions": "branches", "faults": "page-faults",
-	"cs": "context-switches", "migrations": "cpu-migrations",
-}
-
-func canonicalEvent(ev string) string {
-	if a, ok := aliases[ev]; ok {
-		return a
-	}
-	return ev
-}
-
-// haveEvent reports whether the user's events count the metric operand ev.
-func haveEvent(user []stat.Event, ev string) bool {
+// haveEvent reports whether the user's events count the metric operand ev: the same event,
+// whatever its spelling (an alias, a catalog or raw name) or its privilege filter.
+func (p *metricPlan) haveEvent(user []stat.Event, ev string) bool {
+	k, ok := p.opt.Match.OperandKey(ev)
 	for _, u := range user {
-		if canonicalEvent(u.Name) == canonicalEvent(ev) {
+		if u.Name == ev || ok && p.opt.Match.Key(host.Encoding(u.Attr)) == k {
 			return true
 		}
 	}

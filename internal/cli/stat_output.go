@@ -148,7 +148,7 @@ func noPMUHint(w io.Writer, res *result.Stat) {
 			}
 		}
 	}
-	if hw == 0 || unsupported < hw || discover().Core() != nil {
+	if hw == 0 || unsupported < hw || machine().Core != nil {
 		return
 	}
 	fmt.Fprintln(w, "pmc: hardware events are <not supported> here: this machine exposes no hardware PMU "+

@@ -7,10 +7,11 @@ import (
 	"io"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statfmt"
 
-	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/statreport"
@@ -32,35 +33,35 @@ func (m *metricFlags) check(f *statFlags) error {
 }
 
 // listMetrics writes the metrics `pmc stat -M` accepts here, grouped.
-func listMetrics(w io.Writer, p *metricPlan, h *hostFacts) error {
-	arch := h.arch()
+func listMetrics(w io.Writer, p *metricPlan) error {
+	arch := p.facts.MetricArch()
 	if arch == "" {
 		arch = "generic (perf's event names)"
 	}
-	fmt.Fprintf(w, "Metrics for %s, architecture %s; use -M NAME or -M GROUP:\n\n", h.cpuModel(), arch)
+	fmt.Fprintf(w, "Metrics for %s, architecture %s; use -M NAME or -M GROUP:\n\n", p.facts.CPUModel(), arch)
 	return p.set.List(w)
 }
 
 // chooseEvents decides what to count: the user's -e plus the groups of requested metrics
 // whose operands -e lacks; the metrics' plan alone without -e; a default set per CPU family
 // for --report without either; perf's default list otherwise.
-func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts, eh *eventHost) (string, error) {
+func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan) (string, error) {
 	userSpec := strings.Join(f.events, ",")
 	var user []stat.Event
 	if userSpec != "" {
-		evs, err := eh.resolve(userSpec, mode, !f.noInherit)
+		evs, err := resolveOn(p.on, userSpec, mode, !f.noInherit)
 		if err != nil {
 			return "", err
 		}
 		user = evs
 	} else if len(p.names) == 0 && f.metric.report != "" {
-		if err := p.reportDefaults(h); err != nil {
+		if err := p.reportDefaults(); err != nil {
 			return "", err
 		}
 	}
 	// A misspelt event in a metric is reported in the metric, not in the planned -e list.
 	err := p.set.CheckEvents(p.names, func(ev string) error {
-		_, err := eh.resolve(ev, mode, !f.noInherit)
+		_, err := resolveOn(p.on, ev, mode, !f.noInherit)
 		return err
 	})
 	if err != nil {
@@ -71,17 +72,17 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan, h *hostFacts, eh 
 		return "", err
 	}
 	if spec == "" {
-		spec = eh.defaultEvents()
+		spec = events.DefaultEventsFor(p.on.PMUs)
 	}
 	return spec, nil
 }
 
 // printPlan says, with -v or --dry-run, how the metrics' events were grouped.
-func printPlan(w io.Writer, p *metricPlan, h *hostFacts) {
+func printPlan(w io.Writer, p *metricPlan) {
 	if p.planned == "" {
 		return
 	}
-	fmt.Fprintf(w, "metrics %s planned for %s as: -e %s\n", strings.Join(p.names, ","), h.pmuLine(), p.planned)
+	fmt.Fprintf(w, "metrics %s planned for %s as: -e %s\n", strings.Join(p.names, ","), p.facts.PMULine(), p.planned)
 }
 
 // writeMetricOnly prints only the metrics, in the format the flags chose.
@@ -114,13 +115,13 @@ func openReport(path string) (*outfile.File, error) {
 
 // writeReport writes the --report file (file is --metrics-file) from whatever the run
 // measured (an interrupted workload still has its counts up to the signal).
-func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan, h *hostFacts) error {
+func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan) error {
 	if out == nil {
 		return nil
 	}
 	var b bytes.Buffer
-	err := statreport.Write(&b, statreport.Report{Machine: h.reportMachine(), Result: res, Set: p.set,
-		Planned: p.planned, Notes: p.warnings, Events: h.rawEventNames(res), Tip: togetherTip(res, p, file)})
+	err := statreport.Write(&b, statreport.Report{Machine: reportMachine(p.facts), Result: res, Set: p.set,
+		Planned: p.planned, Notes: p.warnings, Events: rawEventNames(p.facts, res), Tip: togetherTip(res, p, file)})
 	if err == nil {
 		_, err = out.Write(b.Bytes())
 	}
@@ -134,28 +135,26 @@ func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan
 	return nil
 }
 
-// rawEventNames names the raw codes (r07, r0B...) of res from the event table of this CPU, so
+// reportMachine is the header of the report file.
+func reportMachine(m *host.Machine) statreport.Machine {
+	return statreport.Machine{Host: m.Hostname, Kernel: m.Kernel, Date: m.Date, Processors: m.Processors,
+		CPU: m.CPUModel(), PMU: m.PMULine()}
+}
+
+// rawEventNames names the raw codes (r07, r0B...) of res from the event table of the CPU, so
 // a report reads "r07: EXEC_INSTR ..." instead of a bare number. Nil when there is no table.
-func (h *hostFacts) rawEventNames(res *result.Stat) map[string]string {
-	if h.cpuErr != nil || h.cpu.ISA != "arm" {
-		return nil
-	}
-	cat, err := catalog.Load()
-	if err != nil {
-		return nil
-	}
-	t, ok := cat.ForCPU(h.cpu)
-	if !ok {
-		return nil
-	}
-	out := map[string]string{}
+func rawEventNames(m *host.Machine, res *result.Stat) map[string]string {
+	var out map[string]string
 	for _, s := range res.Summary {
 		code, ok := rawCode(s.Event) // explain.go: r07, r0x7
 		if !ok || !strings.HasPrefix(s.Event, "r") {
 			continue
 		}
-		if evs := t.ByCode(code); len(evs) > 0 {
-			out[s.Event] = evs[0].Name + ": " + evs[0].Brief
+		if n := m.RawEventName(code); n != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[s.Event] = n
 		}
 	}
 	return out

@@ -210,7 +210,7 @@ func TestMetricFlagErrors(t *testing.T) {
 		{"--metrics-file testdata/metrics/missing.json -M ipc -- ./x", "--metrics-file: open testdata/metrics/missing.json"},
 		{"--metric-only -I 100 -- ./x", "--metric-only cannot be combined with -I"},
 		{"--report --dry-run -- ./x", "--report writes results, --dry-run counts nothing"},
-		{"--fake-machine testdata/metrics/user.json -- ./x", "--fake-machine user.json: json: cannot unmarshal array"},
+		{"--fake-machine testdata/metrics/user.json -- ./x", "--fake-machine user.json: machine facts: json: cannot unmarshal array"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"stat", "--fake", "testdata/fake/pmu.json"}, strings.Fields(c.args)...)

@@ -6,51 +6,131 @@ import (
 	pe "github.com/pmc-tools/pmc/internal/perfevent"
 )
 
-// symbol is a named software or generic hardware event.
-type symbol struct {
-	names  []string // canonical name first, then perf's aliases
-	typ    uint32
-	config uint64
+// Class sorts perf's symbolic events.
+type Class int
+
+const (
+	Software Class = iota + 1 // counted by the kernel, no PMU counter (PERF_TYPE_SOFTWARE)
+	Hardware                 // generic hardware events (PERF_TYPE_HARDWARE)
+	Cache                    // generic cache events (PERF_TYPE_HW_CACHE)
+	Tool                     // perf's tool events: not counters, pmc measures them itself
+)
+
+// Symbol is one of perf's symbolic event names. This table is pmc's one list of them: the
+// event parser, the catalog's generic names, the metrics, pmc list and pmc explain derive
+// theirs from it.
+type Symbol struct {
+	Name    string   // perf list's spelling: "cpu-cycles", "branch-instructions"
+	Aliases []string // other spellings perf accepts: "cycles", "branches", "faults"
+	Label   string   // the spelling pmc resolves the event to, as perf stat prints it; "" is Name
+	Class   Class
+	Type    uint32 // perf_event_attr.type (Tool: none)
+	Config  uint64
+	Desc    string // what it counts, in one line
 }
 
-// symbols are perf 6.1's symbolic event names (tools/perf/util/parse-events.l).
-var symbols = []symbol{
-	{[]string{"cpu-clock"}, pe.TypeSoftware, pe.SWCPUClock},
-	{[]string{"task-clock"}, pe.TypeSoftware, pe.SWTaskClock},
-	{[]string{"page-faults", "faults"}, pe.TypeSoftware, pe.SWPageFaults},
-	{[]string{"minor-faults"}, pe.TypeSoftware, pe.SWPageFaultsMin},
-	{[]string{"major-faults"}, pe.TypeSoftware, pe.SWPageFaultsMaj},
-	{[]string{"context-switches", "cs"}, pe.TypeSoftware, pe.SWContextSwitches},
-	{[]string{"cpu-migrations", "migrations"}, pe.TypeSoftware, pe.SWCPUMigrations},
-	{[]string{"alignment-faults"}, pe.TypeSoftware, pe.SWAlignmentFaults},
-	{[]string{"emulation-faults"}, pe.TypeSoftware, pe.SWEmulationFaults},
-	{[]string{"dummy"}, pe.TypeSoftware, pe.SWDummy},
-	{[]string{"bpf-output"}, pe.TypeSoftware, pe.SWBPFOutput},
-	{[]string{"cgroup-switches"}, pe.TypeSoftware, pe.SWCgroupSwitches},
-
-	{[]string{"cycles", "cpu-cycles"}, pe.TypeHardware, pe.HWCPUCycles},
-	{[]string{"instructions"}, pe.TypeHardware, pe.HWInstructions},
-	{[]string{"cache-references"}, pe.TypeHardware, pe.HWCacheReferences},
-	{[]string{"cache-misses"}, pe.TypeHardware, pe.HWCacheMisses},
-	{[]string{"branches", "branch-instructions"}, pe.TypeHardware, pe.HWBranchInstructions},
-	{[]string{"branch-misses"}, pe.TypeHardware, pe.HWBranchMisses},
-	{[]string{"bus-cycles"}, pe.TypeHardware, pe.HWBusCycles},
-	{[]string{"stalled-cycles-frontend", "idle-cycles-frontend"}, pe.TypeHardware, pe.HWStalledCyclesFrontend},
-	{[]string{"stalled-cycles-backend", "idle-cycles-backend"}, pe.TypeHardware, pe.HWStalledCyclesBackend},
-	{[]string{"ref-cycles"}, pe.TypeHardware, pe.HWRefCPUCycles},
+// label is the spelling a resolved event gets.
+func (s Symbol) label() string {
+	if s.Label != "" {
+		return s.Label
+	}
+	return s.Name
 }
 
-// lookupSymbol finds a software or hardware event by name, ignoring case (perf is
-// case-sensitive here; accepting more is harmless as no two names differ only in case).
-func lookupSymbol(name string) (symbol, bool) {
+// Spellings are Name and the aliases.
+func (s Symbol) Spellings() []string { return append([]string{s.Name}, s.Aliases...) }
+
+// symbols are perf 6.1's symbolic event names (tools/perf/util/parse-events.l and
+// util/tool_pmu), software first, then hardware in PERF_COUNT_HW_* order, then tool events.
+var symbols = []Symbol{
+	{"cpu-clock", nil, "", Software, pe.TypeSoftware, pe.SWCPUClock, "CPU time from a per-CPU high-resolution timer, in ns (shown in msec)"},
+	{"task-clock", nil, "", Software, pe.TypeSoftware, pe.SWTaskClock, "time the measured tasks spent on a CPU, in ns (shown in msec)"},
+	{"page-faults", []string{"faults"}, "", Software, pe.TypeSoftware, pe.SWPageFaults, "page faults, minor and major"},
+	{"minor-faults", nil, "", Software, pe.TypeSoftware, pe.SWPageFaultsMin, "page faults served without I/O"},
+	{"major-faults", nil, "", Software, pe.TypeSoftware, pe.SWPageFaultsMaj, "page faults that needed I/O"},
+	{"context-switches", []string{"cs"}, "", Software, pe.TypeSoftware, pe.SWContextSwitches, "times a measured task was switched out"},
+	{"cpu-migrations", []string{"migrations"}, "", Software, pe.TypeSoftware, pe.SWCPUMigrations, "times a measured task moved to another CPU"},
+	{"alignment-faults", nil, "", Software, pe.TypeSoftware, pe.SWAlignmentFaults, "unaligned accesses fixed up by the kernel (never on x86)"},
+	{"emulation-faults", nil, "", Software, pe.TypeSoftware, pe.SWEmulationFaults, "instructions the kernel emulated"},
+	{"dummy", nil, "", Software, pe.TypeSoftware, pe.SWDummy, "counts nothing; carries side-band records for sampling"},
+	{"bpf-output", nil, "", Software, pe.TypeSoftware, pe.SWBPFOutput, "output channel for BPF programs"},
+	{"cgroup-switches", nil, "", Software, pe.TypeSoftware, pe.SWCgroupSwitches, "context switches that changed cgroup"},
+
+	{"cpu-cycles", []string{"cycles"}, "cycles", Hardware, pe.TypeHardware, pe.HWCPUCycles, "core clock cycles"},
+	{"instructions", nil, "", Hardware, pe.TypeHardware, pe.HWInstructions, "instructions retired"},
+	{"cache-references", nil, "", Hardware, pe.TypeHardware, pe.HWCacheReferences, "cache accesses (the level depends on the CPU)"},
+	{"cache-misses", nil, "", Hardware, pe.TypeHardware, pe.HWCacheMisses, "cache misses (the level depends on the CPU)"},
+	{"branch-instructions", []string{"branches"}, "branches", Hardware, pe.TypeHardware, pe.HWBranchInstructions, "branch instructions retired"},
+	{"branch-misses", nil, "", Hardware, pe.TypeHardware, pe.HWBranchMisses, "mispredicted branches"},
+	{"bus-cycles", nil, "", Hardware, pe.TypeHardware, pe.HWBusCycles, "bus clock cycles"},
+	{"stalled-cycles-frontend", []string{"idle-cycles-frontend"}, "", Hardware, pe.TypeHardware, pe.HWStalledCyclesFrontend, "cycles the front end issued nothing"},
+	{"stalled-cycles-backend", []string{"idle-cycles-backend"}, "", Hardware, pe.TypeHardware, pe.HWStalledCyclesBackend, "cycles the back end retired nothing"},
+	{"ref-cycles", nil, "", Hardware, pe.TypeHardware, pe.HWRefCPUCycles, "reference cycles at a constant rate"},
+
+	{"duration_time", nil, "", Tool, 0, 0, "wall-clock time of the run, in ns"},
+	{"user_time", nil, "", Tool, 0, 0, "user CPU time of the workload, in ns"},
+	{"system_time", nil, "", Tool, 0, 0, "system CPU time of the workload, in ns"},
+}
+
+// Symbols lists the software, hardware and tool events (not the cache events: CacheNames).
+func Symbols() []Symbol { return append([]Symbol(nil), symbols...) }
+
+// LookupSymbol finds a symbolic event by any spelling, ignoring case (perf is case-sensitive
+// here; accepting more is harmless as no two names differ only in case). Generic cache names
+// in any of perf's forms (l1d-loads-misses) are found too, under their canonical Name.
+func LookupSymbol(name string) (Symbol, bool) {
 	for _, s := range symbols {
-		for _, n := range s.names {
+		for _, n := range s.Spellings() {
 			if strings.EqualFold(n, name) {
 				return s, true
 			}
 		}
 	}
-	return symbol{}, false
+	if c, ok, badOp := parseCache(name); ok && !badOp {
+		return Symbol{Name: c.name(), Class: Cache, Type: pe.TypeHWCache, Config: c.config()}, true
+	}
+	return Symbol{}, false
+}
+
+// SymbolOf finds the software, hardware or cache event of a perf_event_attr type and config.
+func SymbolOf(typ uint32, config uint64) (Symbol, bool) {
+	for _, s := range symbols {
+		if s.Class != Tool && s.Type == typ && s.Config == config {
+			return s, true
+		}
+	}
+	if typ == pe.TypeHWCache {
+		c := cacheEvent{typ: config & 0xff, op: config >> 8 & 0xff, result: config >> 16 & 0xff}
+		if config>>24 == 0 && c.typ < uint64(len(cacheTypes)) && c.op < uint64(len(cacheOps)) &&
+			c.result < uint64(len(cacheResults)) && cacheOpValid[c.typ][c.op] {
+			return Symbol{Name: c.name(), Class: Cache, Type: typ, Config: config}, true
+		}
+	}
+	return Symbol{}, false
+}
+
+// lookupSymbol finds a software or hardware event (tool events are not counters).
+func lookupSymbol(name string) (Symbol, bool) {
+	s, ok := LookupSymbol(name)
+	if !ok || (s.Class != Software && s.Class != Hardware) {
+		return Symbol{}, false
+	}
+	return s, true
+}
+
+// Names lists the Name of every symbol of the given class in table order (CacheNames for the
+// cache events).
+func Names(k Class) []string {
+	if k == Cache {
+		return CacheNames()
+	}
+	var out []string
+	for _, s := range symbols {
+		if s.Class == k {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // Hardware cache events (perf's evsel__hw_cache*). The canonical name comes first. perf also
@@ -180,8 +260,9 @@ func matchPrefix(lists [][]string, s string) (int, string) {
 	return best, s[bestLen:]
 }
 
-// cacheNames lists the canonical names of every valid cache event, for suggestions.
-func cacheNames() []string {
+// CacheNames lists the canonical name of every valid generic cache event, in perf's order:
+// by cache, then load, store and prefetch, each as access and miss.
+func CacheNames() []string {
 	var names []string
 	for t := range cacheTypes {
 		for op := range cacheOps {
@@ -200,7 +281,9 @@ func cacheNames() []string {
 func symbolNames() []string {
 	var names []string
 	for _, s := range symbols {
-		names = append(names, s.names...)
+		if s.Class != Tool {
+			names = append(names, s.Spellings()...)
+		}
 	}
 	return names
 }

@@ -182,9 +182,9 @@ var rawRE = regexp.MustCompile(`^r[0-9a-fA-F]+$`)
 func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 	name := spec.Name
 	if s, ok := lookupSymbol(name); ok {
-		e := resolved{Event: Event{Attr: pe.Attr{Type: s.typ, Config: s.config}, Resolved: s.names[0]}}
-		e.PMU = r.pmuName(s.typ)
-		if s.typ == pe.TypeSoftware && (s.config == pe.SWTaskClock || s.config == pe.SWCPUClock) {
+		e := resolved{Event: Event{Attr: pe.Attr{Type: s.Type, Config: s.Config}, Resolved: s.label()}}
+		e.PMU = r.pmuName(s.Type)
+		if s.Type == pe.TypeSoftware && (s.Config == pe.SWTaskClock || s.Config == pe.SWCPUClock) {
 			e.Unit, e.Scale = "msec", 1e-6
 		}
 		return []resolved{e}, nil
@@ -207,7 +207,7 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 		e.PMU = r.pmuName(pe.TypeRaw)
 		return []resolved{e}, nil
 	}
-	if name == "duration_time" || name == "user_time" || name == "system_time" {
+	if s, ok := LookupSymbol(name); ok && s.Class == Tool {
 		return nil, r.errAt(spec, errf(ErrUnsupported, "%s is a perf tool event, not a counter: pmc reports elapsed, user and system time itself", name))
 	}
 	if evs, err := r.sysfsAlias(spec); evs != nil || err != nil {

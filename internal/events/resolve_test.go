@@ -177,7 +177,7 @@ func TestDefaultEvents(t *testing.T) {
 }
 
 func TestCacheNamesAllParse(t *testing.T) {
-	names := cacheNames()
+	names := CacheNames()
 	if len(names) != 2*(3+2+3+3+1+1+3) {
 		t.Fatalf("%d cache names", len(names))
 	}

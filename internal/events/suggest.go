@@ -86,7 +86,7 @@ func distance(a, b string, limit int) int {
 
 // knownNames lists every name a bare event could have meant.
 func (r *resolver) knownNames() []string {
-	names := append(symbolNames(), cacheNames()...)
+	names := append(symbolNames(), CacheNames()...)
 	for _, pn := range r.sys.Names() {
 		p := r.sys.PMUs[pn]
 		for _, e := range p.EventNames() {

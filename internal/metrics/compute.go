@@ -25,6 +25,35 @@ type Options struct {
 	// were counted. Operands that were requested but not supported or not counted still
 	// produce an invalid metric with the reason.
 	SkipMissing bool
+	// Match, when set, also finds an operand's counted row by encoding: on a CPU where
+	// cache-misses and L1-dcache-load-misses are both L1D_CACHE_REFILL, a metric over
+	// cache-misses reads the row counted as L1-dcache-load-misses, and cycles:u counts for
+	// cycles. A row spelled like the operand is preferred. Nil matches spellings only.
+	Match *Matcher
+}
+
+// Matcher identifies events by what the kernel counts (see Machine.Canon), modifiers aside.
+type Matcher struct {
+	Resolve Resolver
+	Canon   func(Encoding) Encoding
+}
+
+// Key is the counter behind an encoding, privilege filter ignored.
+func (mt *Matcher) Key(e Encoding) Encoding {
+	if mt.Canon != nil {
+		e = mt.Canon(e)
+	}
+	e.Mods = ""
+	return e
+}
+
+// OperandKey is the Key of a metric operand; ok is false when it does not resolve.
+func (mt *Matcher) OperandKey(ev string) (Encoding, bool) {
+	e, err := mt.Resolve(ev)
+	if err != nil {
+		return Encoding{}, false
+	}
+	return mt.Key(e), true
 }
 
 // row is one counted event, from a Summary or a Count.
@@ -34,9 +63,11 @@ type row struct {
 	cpu      int
 	status   result.Status
 	value    float64 // scaled, in raw units (ns for clocks)
+	enc      result.Encoding
 	enabled  uint64
 	running  uint64
 	errorMsg string
+	counted  string // the event as counted, when the row stands for an operand spelled otherwise
 }
 
 func (r row) full() bool { return r.running > 0 && r.running >= r.enabled }
@@ -61,7 +92,7 @@ func (s *Set) Compute(r *result.Stat, names []string, opt Options) []result.Metr
 	rows := make([]row, len(r.Summary))
 	for i, x := range r.Summary {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Mean,
-			enabled: x.Enabled, running: x.Running, errorMsg: x.Error}
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding}
 	}
 	return s.compute(rows, times{r.ElapsedSec * 1e9, r.UserSec * 1e9, r.SysSec * 1e9, !r.Scaled}, names, opt)
 }
@@ -73,7 +104,7 @@ func (s *Set) ComputeCounts(counts []result.Count, elapsedSec float64, names []s
 	rows := make([]row, len(counts))
 	for i, x := range counts {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Scaled,
-			enabled: x.Enabled, running: x.Running, errorMsg: x.Error}
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding}
 	}
 	return s.compute(rows, times{elapsed: elapsedSec * 1e9}, names, opt)
 }
@@ -139,13 +170,13 @@ func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options)
 		m.Event = events[0]
 	}
 
-	chosen, problem := pickRows(events, rows, t)
+	chosen, problem := pickRows(events, matching(rows, events, opt.Match), t)
 	if problem != "" {
 		m.Warning = problem
 		return m
 	}
-	if r, ok := chosen[m.Event]; ok && r.event != m.Event {
-		m.Event = r.event // counted under an alias: point at the row as printed
+	if r, ok := chosen[m.Event]; ok && r.counted != "" && r.counted != m.Event {
+		m.Event = r.counted // counted under another name: point at the row as printed
 	}
 	m.Together = together(chosen)
 
@@ -206,6 +237,39 @@ func sep(unit string) string {
 }
 
 const missingSuffix = " was not counted; add it to the events"
+
+// matching gives each operand its candidate rows: those spelled like it (or through a perf
+// alias), else, with a Matcher, those that count the same event. The rows are returned with
+// event set to the operand they stand for; rows matching no operand are dropped.
+func matching(rows []row, events []string, mt *Matcher) []row {
+	var out []row
+	for _, ev := range events {
+		n := len(out)
+		for _, r := range rows {
+			if sameEvent(r.event, ev) {
+				r.counted = r.event
+				r.event = ev
+				out = append(out, r)
+			}
+		}
+		if len(out) > n || mt == nil || isToolEvent(ev) {
+			continue
+		}
+		k, ok := mt.OperandKey(ev)
+		if !ok {
+			continue
+		}
+		for _, r := range rows {
+			if r.enc.Type == k.Type && r.enc.Config == k.Config && r.enc.Config1 == k.Config1 && r.enc.Config2 == k.Config2 ||
+				mt.Key(Encoding{Type: r.enc.Type, Config: r.enc.Config, Config1: r.enc.Config1, Config2: r.enc.Config2}) == k {
+				r.counted = r.event
+				r.event = ev
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
 
 // pickRows chooses, for every operand, the row to read. Counter events come from one group
 // holding all of them when there is one (the one that ran longest); otherwise each from its

@@ -2,9 +2,10 @@ package metrics
 
 import (
 	"bytes"
-	goldenfile "github.com/pmc-tools/pmc/internal/golden"
 	"path/filepath"
 	"testing"
+
+	goldenfile "github.com/pmc-tools/pmc/internal/golden"
 )
 
 func TestListGolden(t *testing.T) {

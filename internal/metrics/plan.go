@@ -6,53 +6,103 @@ import (
 	"strings"
 )
 
-// Machine describes the counters of one CPU type.
+// Encoding is a resolved event as the planner sees it: the perf_event_attr fields that say
+// which counter it is. Mods holds the privilege filter ("u", "k", "uk"...), so cycles:u and
+// cycles are two counters.
+type Encoding struct {
+	Type    uint32
+	Config  uint64
+	Config1 uint64
+	Config2 uint64
+	Mods    string
+}
+
+// Resolver resolves a metric operand (an event as written in an expression) on the machine.
+// Tool events (duration_time...) are never passed: they are not counters.
+type Resolver func(event string) (Encoding, error)
+
+// Machine describes the counters of one CPU, as the planner needs them. The planner decides
+// what an event costs from its encoding, never from its spelling: "instructions",
+// "INST_RETIRED", "r08" and "armv8_pmuv3_0/inst_retired/" are one counter on an Armv8 core.
 type Machine struct {
-	Counters     int      // general-purpose counters (Cortex-A7: 4, Cortex-A57: 6, ARM1176: 2)
-	CycleCounter bool     // a dedicated cycle counter takes cycles off the general ones
-	Fixed        []string // other events with a counter of their own (x86: "instructions", "ref-cycles")
-	Arch         string   // recognises raw cycle and instruction codes; see Arch
+	Counters     int  // general-purpose counters (Cortex-A7: 4, Cortex-A57: 6, ARM1176: 2)
+	CycleCounter bool // a dedicated cycle counter takes cycles off the general ones
+	// Cycles and Instructions are the encodings (after Canon, Mods ignored) that count core
+	// cycles and retired instructions here: the generic ones and the core PMU's codes.
+	Cycles       []Encoding
+	Instructions []Encoding
+	// Fixed are encodings with a counter of their own (x86: instructions, ref-cycles).
+	Fixed []Encoding
+	// Canon maps an encoding to the counter the kernel really programs (a generic event to
+	// the CPU's raw event, PERF_TYPE_RAW to the core PMU's type); nil keeps it as it is.
+	Canon func(Encoding) Encoding
 }
 
-// free reports whether the event costs no general counter.
-func (m Machine) free(ev string) bool {
-	if !NeedsCounter(ev) {
-		return true
+func (m Machine) canon(e Encoding) Encoding {
+	if m.Canon == nil {
+		return e
 	}
-	if m.CycleCounter && IsCycles(ev, m.Arch) {
-		return true
-	}
-	return contains(m.Fixed, baseName(ev))
+	return m.Canon(e)
 }
 
-// cost is the number of general counters a set of events needs at once.
-func (m Machine) cost(events []string) int {
+func sameCounter(a, b Encoding) bool {
+	return a.Type == b.Type && a.Config == b.Config && a.Config1 == b.Config1 && a.Config2 == b.Config2
+}
+
+func member(list []Encoding, e Encoding) bool {
+	for _, x := range list {
+		if sameCounter(x, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// operand is one event of a plan with what its encoding says.
+type operand struct {
+	name     string   // the spelling of the first metric that asked for it
+	enc      Encoding // canonical
+	software bool     // counted by the kernel without a PMU counter
+	cycles   bool
+	instr    bool
+	fixed    bool
+}
+
+// free reports whether the operand costs no general counter.
+func (m Machine) free(o operand) bool {
+	return o.software || o.fixed || (m.CycleCounter && o.cycles)
+}
+
+// cost is the number of general counters a set of operands needs at once.
+func (m Machine) cost(ops []operand) int {
 	n := 0
-	for _, e := range events {
-		if !m.free(e) {
+	for _, o := range ops {
+		if !m.free(o) {
 			n++
 		}
 	}
 	return n
 }
 
-// isBase reports whether ev is a base event that every group should carry when it fits:
-// cycles and instructions, in their generic or raw spelling.
-func isBase(ev, arch string) bool {
-	if IsCycles(ev, arch) {
-		return true
+// describe resolves an operand and classifies its encoding.
+func (m Machine) describe(name string, resolve Resolver) (operand, error) {
+	e, err := resolve(name)
+	if err != nil {
+		return operand{}, err
 	}
-	b := strings.ToLower(baseName(ev))
-	switch {
-	case b == "instructions":
-		return true
-	case arch == ArchARM1176:
-		return b == "r07"
-	case arch == ArchARMv7 || arch == ArchARMv8:
-		return b == "r08"
-	}
-	return false
+	c := m.canon(e)
+	o := operand{name: name, enc: c, software: e.Type == softwareType}
+	o.cycles = member(m.Cycles, c)
+	o.instr = member(m.Instructions, c)
+	o.fixed = member(m.Fixed, c)
+	return o, nil
 }
+
+// softwareType is PERF_TYPE_SOFTWARE: such events take no PMU counter.
+const softwareType = 1
+
+// isBase: cycles and instructions ride along in every group that has room.
+func (o operand) isBase() bool { return o.cycles || o.instr }
 
 // EventGroup is one perf event group of a Plan.
 type EventGroup struct {
@@ -89,7 +139,7 @@ type Plan struct {
 }
 
 // Events is the plan as one perf -e argument: groups, then software events. Tool events
-// (duration_time, user_time, system_time) are left out: Compute takes them from the Result.
+// (duration_time, user_time, system_time) are left out: Compute takes them from the result.
 func (p Plan) Events() string {
 	var parts []string
 	for _, g := range p.Groups {
@@ -98,19 +148,21 @@ func (p Plan) Events() string {
 	return strings.Join(append(parts, p.Software...), ",")
 }
 
-// NewPlan packs the events of the named metrics into groups that fit m. Metrics sharing an
-// event other than cycles or instructions are kept in one group when they fit together;
-// otherwise each metric gets a group that holds all its operands. Groups are merged while
-// they fit, and cycles and instructions are then added to every group with room.
-func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
+// NewPlan packs the events of the named metrics into groups that fit m, each operand
+// resolved with resolve. Metrics sharing an event other than cycles or instructions are kept
+// in one group when they fit together; otherwise each metric gets a group that holds all its
+// operands. Groups are merged while they fit, and cycles and instructions are then added to
+// every group with room. Operands that are one counter (same canonical encoding) are planned
+// once, under the spelling first asked for.
+func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error) {
 	var plan Plan
 	type item struct {
 		metrics []string
-		events  []string
+		ops     []operand
 	}
 	var items []item
-	var order []string // hardware events in order of first appearance, for stable output
-	byMetric := map[string][]string{}
+	var order []operand // hardware operands in order of first appearance, for stable output
+	byMetric := map[string][]operand{}
 	var uniq []string
 	for _, name := range names {
 		if !contains(uniq, name) {
@@ -118,26 +170,43 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 		}
 	}
 	names = uniq
+	known := func(o operand) operand { // the operand as first planned, if it is one already
+		for _, x := range order {
+			if x.enc == o.enc {
+				return x
+			}
+		}
+		order = append(order, o)
+		return o
+	}
 	for _, name := range names {
 		if _, ok := set.Def(name); !ok {
 			return Plan{}, &Error{Msg: fmt.Sprintf("no metric %q", name), Err: ErrUnknownName}
 		}
-		var hw []string
+		var hw []operand
 		for _, ev := range set.Events(name) {
-			switch {
-			case !NeedsCounter(ev):
-				if !isToolEvent(ev) && !contains(plan.Software, ev) {
+			if isToolEvent(ev) {
+				continue
+			}
+			o, err := m.describe(ev, resolve)
+			if err != nil {
+				return Plan{}, &Error{Metric: name, Msg: fmt.Sprintf("event %q: %v", ev, err), Err: ErrUnknownName}
+			}
+			if o.software {
+				if !contains(plan.Software, ev) {
 					plan.Software = append(plan.Software, ev)
 				}
-			default:
-				hw = append(hw, ev)
+				continue
+			}
+			if o = known(o); !hasOperand(hw, o) {
+				hw = append(hw, o)
 			}
 		}
 		if need := m.cost(hw); need > m.Counters {
 			var gen []string
-			for _, ev := range hw {
-				if !m.free(ev) {
-					gen = append(gen, ev)
+			for _, o := range hw {
+				if !m.free(o) {
+					gen = append(gen, o.name)
 				}
 			}
 			plan.Unschedulable = append(plan.Unschedulable, Unschedulable{Metric: name, Events: gen, Need: need, Have: m.Counters})
@@ -146,13 +215,8 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 		if len(hw) == 0 {
 			continue
 		}
-		for _, ev := range hw {
-			if !contains(order, ev) {
-				order = append(order, ev)
-			}
-		}
 		byMetric[name] = hw
-		items = append(items, item{metrics: []string{name}, events: hw})
+		items = append(items, item{metrics: []string{name}, ops: hw})
 	}
 
 	// Join metrics that share a non-base event into one item when the union still fits.
@@ -160,14 +224,14 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 		merged = false
 		for i := 0; i < len(items) && !merged; i++ {
 			for j := i + 1; j < len(items) && !merged; j++ {
-				if !sharesNonBase(items[i].events, items[j].events, m.Arch) {
+				if !sharesNonBase(items[i].ops, items[j].ops) {
 					continue
 				}
-				u := union(items[i].events, items[j].events)
+				u := union(items[i].ops, items[j].ops)
 				if m.cost(u) > m.Counters {
 					continue
 				}
-				items[i] = item{metrics: append(items[i].metrics, items[j].metrics...), events: u}
+				items[i] = item{metrics: append(items[i].metrics, items[j].metrics...), ops: u}
 				items = append(items[:j], items[j+1:]...)
 				merged = true
 			}
@@ -175,47 +239,51 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 	}
 
 	// First fit decreasing, preferring the group that already holds most of the events.
-	sort.SliceStable(items, func(i, j int) bool { return m.cost(items[i].events) > m.cost(items[j].events) })
+	sort.SliceStable(items, func(i, j int) bool { return m.cost(items[i].ops) > m.cost(items[j].ops) })
 	var bins []item
 	for _, it := range items {
 		best, bestOverlap := -1, -1
 		for b := range bins {
-			u := union(bins[b].events, it.events)
+			u := union(bins[b].ops, it.ops)
 			if m.cost(u) > m.Counters {
 				continue
 			}
-			if ov := len(bins[b].events) + len(it.events) - len(u); ov > bestOverlap {
+			if ov := len(bins[b].ops) + len(it.ops) - len(u); ov > bestOverlap {
 				best, bestOverlap = b, ov
 			}
 		}
 		if best < 0 {
-			bins = append(bins, item{metrics: append([]string{}, it.metrics...), events: append([]string{}, it.events...)})
+			bins = append(bins, item{metrics: append([]string{}, it.metrics...), ops: append([]operand{}, it.ops...)})
 			continue
 		}
-		bins[best].events = union(bins[best].events, it.events)
+		bins[best].ops = union(bins[best].ops, it.ops)
 		bins[best].metrics = append(bins[best].metrics, it.metrics...)
 	}
 
 	// Carry the base events (cycles, instructions) in every group that has room.
-	var base []string
-	for _, ev := range order {
-		if isBase(ev, m.Arch) {
-			base = append(base, ev)
+	var base []operand
+	for _, o := range order {
+		if o.isBase() {
+			base = append(base, o)
 		}
 	}
-	sort.SliceStable(base, func(i, j int) bool { return IsCycles(base[i], m.Arch) && !IsCycles(base[j], m.Arch) })
+	sort.SliceStable(base, func(i, j int) bool { return base[i].cycles && !base[j].cycles })
 	for b := range bins {
-		for _, ev := range base {
-			if u := union(bins[b].events, []string{ev}); m.cost(u) <= m.Counters {
-				bins[b].events = u
+		for _, o := range base {
+			if u := union(bins[b].ops, []operand{o}); m.cost(u) <= m.Counters {
+				bins[b].ops = u
 			}
 		}
 	}
 
 	for _, b := range bins {
-		g := EventGroup{Events: leaderFirst(b.events, order, m.Arch)}
+		ops := leaderFirst(b.ops, order)
+		g := EventGroup{}
+		for _, o := range ops {
+			g.Events = append(g.Events, o.name)
+		}
 		for _, name := range names {
-			if hw, ok := byMetric[name]; ok && subset(hw, g.Events) && contains(b.metrics, name) {
+			if hw, ok := byMetric[name]; ok && subset(hw, ops) && contains(b.metrics, name) {
 				g.Metrics = append(g.Metrics, name)
 			}
 		}
@@ -226,58 +294,60 @@ func NewPlan(set *Set, names []string, m Machine) (Plan, error) {
 
 // leaderFirst orders a group's events: cycles, then instructions, then the rest in the order
 // the metrics asked for them.
-func leaderFirst(events, order []string, arch string) []string {
-	rank := func(ev string) int {
+func leaderFirst(ops, order []operand) []operand {
+	rank := func(o operand) int {
 		switch {
-		case IsCycles(ev, arch):
+		case o.cycles:
 			return 0
-		case isBase(ev, arch):
+		case o.isBase():
 			return 1
 		}
 		return 2
 	}
-	out := append([]string{}, events...)
+	out := append([]operand{}, ops...)
 	sort.SliceStable(out, func(i, j int) bool {
 		ri, rj := rank(out[i]), rank(out[j])
 		if ri != rj {
 			return ri < rj
 		}
-		return index(order, out[i]) < index(order, out[j])
+		return indexOf(order, out[i]) < indexOf(order, out[j])
 	})
 	return out
 }
 
-func index(list []string, s string) int {
-	for i, x := range list {
-		if x == s {
+func indexOf(order []operand, o operand) int {
+	for i, x := range order {
+		if x.enc == o.enc {
 			return i
 		}
 	}
-	return len(list)
+	return len(order)
 }
 
-func sharesNonBase(a, b []string, arch string) bool {
-	for _, ev := range a {
-		if !isBase(ev, arch) && contains(b, ev) {
+func hasOperand(ops []operand, o operand) bool { return indexOf(ops, o) < len(ops) }
+
+func sharesNonBase(a, b []operand) bool {
+	for _, o := range a {
+		if !o.isBase() && hasOperand(b, o) {
 			return true
 		}
 	}
 	return false
 }
 
-func union(a, b []string) []string {
-	out := append([]string{}, a...)
-	for _, ev := range b {
-		if !contains(out, ev) {
-			out = append(out, ev)
+func union(a, b []operand) []operand {
+	out := append([]operand{}, a...)
+	for _, o := range b {
+		if !hasOperand(out, o) {
+			out = append(out, o)
 		}
 	}
 	return out
 }
 
-func subset(a, b []string) bool {
-	for _, ev := range a {
-		if !contains(b, ev) {
+func subset(a, b []operand) bool {
+	for _, o := range a {
+		if !hasOperand(b, o) {
 			return false
 		}
 	}

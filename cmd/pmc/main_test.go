@@ -1,0 +1,26 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestNoTestSupportInBinary: pmc's binary links no testing package (testing/fstest once came
+// in through the machine facts of the CLI). Test support lives in _test.go files and in
+// internal/testenv, which only tests import.
+func TestNoTestSupportInBinary(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", ".").Output()
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("go list: %v", err)
+		}
+		t.Skipf("go list: %v", err)
+	}
+	for _, p := range strings.Fields(string(out)) {
+		if p == "testing" || strings.HasPrefix(p, "testing/") || strings.HasSuffix(p, "/internal/testenv") {
+			t.Errorf("pmc links %s", p)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/metrics"
+)
+
+func snapshot(t *testing.T, name string) *Machine {
+	t.Helper()
+	dir := filepath.Join("testdata", "hosts")
+	return Probe(os.DirFS(filepath.Join(dir, name)), os.DirFS(filepath.Join(dir, name+"-sys")))
+}
+
+func TestProbeX86VM(t *testing.T) {
+	m := snapshot(t, "x86-vm")
+	if m.Core != nil || m.Table != nil || m.Countable {
+		t.Errorf("a VM without a PMU: core %v table %v countable %v", m.Core, m.Table, m.Countable)
+	}
+	if m.CPU.Vendor != "AuthenticAMD" || m.Processors != 2 || m.PMUs.PMUs["msr"] == nil {
+		t.Errorf("cpu %+v, %d processors, PMUs %v", m.CPU, m.Processors, m.PMUs.Names())
+	}
+	if c, assumed := m.Counters(); c.General != 6 || c.Cycle || assumed {
+		t.Errorf("Zen 3 counters %+v assumed %v, want 6 general from the catalog", c, assumed)
+	}
+	if got := m.PMULine(); !strings.HasPrefix(got, "none") {
+		t.Errorf("PMU line %q", got)
+	}
+	if w := m.WithTable(); w.Table == nil || w.Table.Name != "amd-zen3" || w.Countable {
+		t.Errorf("WithTable: %v countable %v", w.Table, w.Countable)
+	}
+}
+
+func TestProbeQEMUA57(t *testing.T) {
+	m := snapshot(t, "qemu-a57")
+	if m.Core == nil || m.Core.Name != "armv8_pmuv3" || m.Table == nil || m.Table.Name != "cortex-a57" || !m.Countable {
+		t.Fatalf("core %v table %v countable %v", m.Core, m.Table, m.Countable)
+	}
+	if m.Driver == nil || m.Driver.Name != "armv8" || !strings.Contains(m.Note, "generic PMUv3 driver") {
+		t.Errorf("driver %v note %q", m.Driver, m.Note)
+	}
+	if !m.Advertised[0x11] || !m.Advertised[0x08] || len(m.Advertised) != 2 {
+		t.Errorf("advertised %v, want cpu_cycles and inst_retired", m.Advertised)
+	}
+	if m.MetricArch() != metrics.ArchARMv8 || m.IssueWidth() != 3 {
+		t.Errorf("arch %q width %v", m.MetricArch(), m.IssueWidth())
+	}
+	if got, want := m.PMULine(), "armv8_pmuv3, 6 general counters + cycle counter (cortex-a57, issues up to 3 per cycle)"; got != want {
+		t.Errorf("PMU line %q, want %q", got, want)
+	}
+	gs, err := m.Resolve("cache-misses,INST_RETIRED", events.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The generic PMUv3 driver maps cache-misses to L1D_CACHE_REFILL, which QEMU's PMCEID
+	// does not advertise.
+	if got := gs[0].Events[0].Resolved; got != "cache-misses = not advertised by armv8_pmuv3 (PMCEID lacks 0x03)" {
+		t.Errorf("label %q", got)
+	}
+	if ev := gs[1].Events[0]; ev.Attr.Type != m.Core.Type || ev.Attr.Config != 0x08 {
+		t.Errorf("INST_RETIRED: %+v", ev.Attr)
+	}
+}
+
+// TestLoadFacts: recorded facts go through Probe like a snapshot of the machine would.
+func TestLoadFacts(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "cli", "testdata", "fake", "machine-cortex-a7.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Load(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Core == nil || m.Core.Name != "armv7_cortex_a7" || m.Table == nil || m.Table.Name != "cortex-a7" || !m.Countable || m.Driver != nil {
+		t.Fatalf("core %v table %v countable %v driver %v", m.Core, m.Table, m.Countable, m.Driver)
+	}
+	if c, assumed := m.Counters(); c.General != 4 || !c.Cycle || assumed || m.IssueWidth() != 2 {
+		t.Errorf("counters %+v assumed %v width %v", c, assumed, m.IssueWidth())
+	}
+	if m.Hostname == "" || !strings.HasPrefix(m.Kernel, "Linux ") || m.Processors < 1 || m.Date.IsZero() {
+		t.Errorf("header facts: %q %q %d %v", m.Hostname, m.Kernel, m.Processors, m.Date)
+	}
+	for _, bad := range []string{`[]`, `{"pmu": "x", "bogus": 1}`, `{"processors": -1}`} {
+		if _, err := Load([]byte(bad)); err == nil {
+			t.Errorf("Load(%s) accepted", bad)
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	m := Empty()
+	if m.Core != nil || m.Table != nil || len(m.PMUs.PMUs) != 0 || m.CPUErr == nil {
+		t.Errorf("empty machine knows something: %+v", m)
+	}
+	if _, err := m.Resolve("cycles,page-faults,r11", events.Options{}); err != nil {
+		t.Errorf("fixed event types must resolve: %v", err)
+	}
+	if _, err := m.Resolve("INST_RETIRED", events.Options{}); err == nil {
+		t.Error("a table event resolved on a machine without a table")
+	}
+}
+
+// TestPlannerByEncoding: the planner costs events by their encoding, not their spelling. On
+// the Cortex-A57 snapshot, instructions/cycles, INST_RETIRED/CPU_CYCLES (the catalog's names),
+// r08/r00011 (raw) and the sysfs names are one plan each: cycles on the cycle counter as the
+// leader, one general counter. Before, only the generic spelling was known as cycles.
+func TestPlannerByEncoding(t *testing.T) {
+	m := snapshot(t, "qemu-a57")
+	set, err := metrics.NewSet(
+		metrics.Def{Name: "generic", Expr: "instructions / cycles"},
+		metrics.Def{Name: "catalog", Expr: "INST_RETIRED / CPU_CYCLES"},
+		metrics.Def{Name: "raw", Expr: "r08 / r00011"},
+		metrics.Def{Name: "sysfs", Expr: `"armv8_pmuv3/inst_retired/" / "armv8_pmuv3/cpu_cycles/"`},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, _ := m.Planner()
+	one := pm
+	one.Counters = 1 // cycles must take no general counter for these to fit
+	for _, c := range []struct{ metric, want string }{
+		{"generic", "{cycles,instructions}"},
+		{"catalog", "{CPU_CYCLES,INST_RETIRED}"},
+		{"raw", "{r00011,r08}"},
+		{"sysfs", "{armv8_pmuv3/cpu_cycles/,armv8_pmuv3/inst_retired/}"},
+	} {
+		p, err := metrics.NewPlan(set, []string{c.metric}, one, m.Resolver())
+		if err != nil {
+			t.Fatalf("%s: %v", c.metric, err)
+		}
+		if p.Events() != c.want || len(p.Unschedulable) != 0 {
+			t.Errorf("%s: plan %s (unschedulable %v), want %s", c.metric, p.Events(), p.Unschedulable, c.want)
+		}
+	}
+	// All four metrics at once are one pair of counters: the same two events.
+	p, err := metrics.NewPlan(set, []string{"generic", "catalog", "raw", "sysfs"}, pm, m.Resolver())
+	if err != nil || p.Events() != "{cycles,instructions}" {
+		t.Errorf("all four: %s, %v", p.Events(), err)
+	}
+	for _, ev := range []string{"cycles", "CPU_CYCLES", "r00011", "r11", "armv8_pmuv3/cpu_cycles/", "cycles:u"} {
+		e, err := m.Resolver()(ev)
+		if err != nil || !isCycles(pm, e) {
+			t.Errorf("%s: %+v %v, want the cycle counter's event", ev, e, err)
+		}
+	}
+}
+
+func isCycles(pm metrics.Machine, e metrics.Encoding) bool {
+	c := pm.Canon(e)
+	for _, x := range pm.Cycles {
+		if x.Type == c.Type && x.Config == c.Config {
+			return true
+		}
+	}
+	return false
+}
