@@ -24,3 +24,20 @@ func TestNoTestSupportInBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestArchitectureDoc: docs/architecture.md names every package under internal/.
+func TestArchitectureDoc(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir("../../internal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() && !strings.Contains(string(doc), "internal/"+e.Name()) {
+			t.Errorf("docs/architecture.md does not mention internal/%s", e.Name())
+		}
+	}
+}

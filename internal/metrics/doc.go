@@ -54,14 +54,17 @@
 // operands of each requested metric into one group, within the number of general counters
 // (the cycle counter is free where the CPU has a dedicated one), adds cycles and
 // instructions to every group where they fit (as rpistat keeps cycles in every event set), and
-// reports metrics whose operands can never be counted at once.
+// reports metrics whose operands can never be counted at once. It judges every operand by
+// its resolved encoding (Resolver, Machine.Canon), never by its spelling: on an Armv8 core
+// INST_RETIRED, r08 and instructions are one counter, and CPU_CYCLES is the cycle counter's.
 //
 // # Evaluation
 //
-// Operands match counted events by the name the user wrote, modifiers included
-// ("cycles:u" is not "cycles"); perf's aliases (cpu-cycles, branch-instructions, cs,
-// migrations, faults) match their canonical names. The tool events duration_time, user_time
-// and system_time (ns) come from the Result's wall clock and rusage unless counted.
+// Operands match counted events by the name the user wrote, or one of perf's aliases
+// (cpu-cycles, branch-instructions, cs, migrations, faults); failing that, with
+// Options.Match, by the event counted, whatever its spelling or privilege filter. The tool
+// events duration_time, user_time and system_time (ns) come from the result's wall clock and
+// rusage unless counted.
 //
 // Compute evaluates metrics over a result.Stat. A value is Together only when all its
 // counted operands came from one group, or when none of them was multiplexed; otherwise it

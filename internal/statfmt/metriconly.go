@@ -106,7 +106,7 @@ func MetricOnlyJSON(w io.Writer, res *result.Stat) error {
 	}
 	data, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
-		return fmt.Errorf("reportfile: json: %w", err)
+		return fmt.Errorf("metric-only json: %w", err)
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
