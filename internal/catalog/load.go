@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"sort"
@@ -157,7 +158,7 @@ func (t *Table) readEvents(fsys fs.FS, std *Table) error {
 	sort.Strings(files)
 	t.byName = map[string]int{}
 	for _, f := range files {
-		raw, err := fs.ReadFile(fsys, f)
+		raw, err := readLimited(fsys, f)
 		if err != nil {
 			return err
 		}
@@ -302,4 +303,25 @@ func (t *Table) readGeneric(fsys fs.FS) error {
 		t.generic[canon] = m
 	}
 	return nil
+}
+
+// maxEventFile bounds the size of one event file (Intel's largest perfmon file is ~3 MB):
+// --event-file /dev/zero must end with an error, not with pmc out of memory.
+const maxEventFile = 32 << 20
+
+// readLimited reads a file of fsys, at most maxEventFile bytes.
+func readLimited(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	raw, err := io.ReadAll(io.LimitReader(f, maxEventFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) > maxEventFile {
+		return nil, fmt.Errorf("%s is larger than %d MiB: not an event file", name, maxEventFile>>20)
+	}
+	return raw, nil
 }

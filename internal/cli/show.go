@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/pmc-tools/pmc/internal/result"
 
@@ -32,7 +31,7 @@ include/pmc.h (self-measured regions) prints one table per region, in the order 
 regions were first entered. "-" reads standard input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			data, err := readInput(args[0], cmd.InOrStdin())
+			data, err := readInput(args[0], cmd.InOrStdin(), limitResult, "pmc show")
 			if err != nil {
 				return usageErr(err)
 			}
@@ -44,13 +43,6 @@ regions were first entered. "-" reads standard input.`,
 	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
 	fl.BoolVar(&f.json, "json", false, "the JSON again, normalised (summary filled in)")
 	return cmd
-}
-
-func readInput(path string, stdin io.Reader) ([]byte, error) {
-	if path == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(path)
 }
 
 // savedResult is a Result file with the fields include/pmc.h adds: its runs are regions.
@@ -65,31 +57,50 @@ type savedResult struct {
 }
 
 func showResult(w io.Writer, data []byte, f *showFlags) error {
-	var saved savedResult
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&saved); err != nil {
-		return usageErr(fmt.Errorf("not a pmc result file: %w", err))
-	}
-	if saved.Schema != result.SchemaVersion {
-		return usageErr(fmt.Errorf("schema %q: pmc show reads %s files", saved.Schema, result.SchemaVersion))
-	}
-	if len(saved.Runs) == 0 {
-		return usageErr(errors.New("the file holds no runs"))
-	}
 	if f.csv && f.sep != "" || f.json && (f.csv || f.sep != "") {
 		return usageErr(errors.New("choose one output: --csv, -x SEP or --json"))
 	}
+	var docs []savedResult
+	err := result.Decode(bytes.NewReader(data), func(doc *result.Stat, raw json.RawMessage) error {
+		saved := savedResult{Stat: *doc}
+		if err := json.Unmarshal(raw, &saved); err != nil {
+			return err
+		}
+		saved.Stat.Intervals = doc.Intervals
+		docs = append(docs, saved)
+		return nil
+	})
+	if err != nil {
+		return usageErr(fmt.Errorf("not a pmc result file: %w", err))
+	}
+	for _, saved := range docs {
+		if err := showOne(w, saved, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// showOne prints one saved result (each region of an include/pmc.h file as its own table).
+func showOne(w io.Writer, saved savedResult, f *showFlags) error {
+	if len(saved.Runs) == 0 {
+		return usageErr(errors.New("the file holds no runs"))
+	}
+	if err := saved.Validate(); err != nil {
+		return usageErr(err)
+	}
+	saved.Sanitize()
 	results := []*result.Stat{&saved.Stat}
 	if len(saved.Regions) > 0 {
 		results = results[:0]
 		for _, reg := range saved.Regions {
 			if reg.Run < 0 || reg.Run >= len(saved.Runs) {
-				return usageErr(fmt.Errorf("region %q names run %d of %d", reg.Name, reg.Run, len(saved.Runs)))
+				return usageErr(fmt.Errorf("region %q names run %d of %d", result.Printable(reg.Name), reg.Run, len(saved.Runs)))
 			}
 			r := saved.Stat
-			r.Command = []string{fmt.Sprintf("region %s (%d calls)", reg.Name, reg.Calls)}
+			r.Command = []string{fmt.Sprintf("region %s (%d calls)", result.Printable(reg.Name), reg.Calls)}
 			r.Runs = []result.Run{saved.Runs[reg.Run]}
-			r.Repeat, r.Summary, r.Intervals, r.Metrics = 1, nil, nil, nil
+			r.Repeat, r.Completed, r.Summary, r.Intervals, r.Metrics = 1, 1, nil, nil, nil
 			results = append(results, &r)
 		}
 	}

@@ -170,9 +170,9 @@ func statMachines(f *statFlags) (facts, on *host.Machine, err error) {
 	}
 	facts = on
 	if f.metric.fakeMachine != "" {
-		data, err := os.ReadFile(f.metric.fakeMachine)
+		data, err := readInput(f.metric.fakeMachine, nil, limitFacts, "--fake-machine")
 		if err != nil {
-			return nil, nil, fmt.Errorf("--fake-machine: %w", err)
+			return nil, nil, err
 		}
 		if facts, err = host.Load(data); err != nil {
 			return nil, nil, fmt.Errorf("--fake-machine %s: %w", filepath.Base(f.metric.fakeMachine), err)
@@ -207,8 +207,11 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	machineStderr := f.output == "" && (f.json || f.csv || f.sep != "")
 	for _, w := range plan.warnings {
-		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
+		if !machineStderr {
+			fmt.Fprintf(e.stderr, "pmc: %s\n", w)
+		}
 	}
 	evs, err := resolveOn(on, spec, req.Mode, !f.noInherit)
 	if err != nil {
@@ -224,7 +227,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	var backend stat.Backend = stat.Kernel{}
 	if f.fake != "" {
-		data, err := os.ReadFile(f.fake)
+		data, err := readInput(f.fake, nil, limitFake, "--fake")
 		if err != nil {
 			return usageErr(err)
 		}
@@ -253,26 +256,39 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		out.abort()
 		return usageErr(err)
 	}
-	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval})
+	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval, KeepRuns: out.keepRuns()})
 	if res == nil || len(res.Runs) == 0 {
 		out.abort()
 		if reportFile != nil {
 			reportFile.Abort()
 		}
 	} else {
+		res.Notes = append(append([]string(nil), plan.warnings...), res.Notes...)
+		if hint := noPMUHint(res); hint != "" {
+			res.Notes = append(res.Notes, hint)
+		}
 		res.Metrics = plan.result(res)
-		if err := out.final(res); err != nil {
+		writeErr := out.final(res)
+		if writeErr != nil {
+			out.rescue(res)
 			if reportFile != nil {
 				reportFile.Abort()
 			}
-			return &exitError{code: 1, err: err}
+		} else {
+			writeErr = writeReport(reportFile, f.metric.file, res, plan)
 		}
-		if err := writeReport(reportFile, f.metric.file, res, plan); err != nil {
-			return &exitError{code: 1, err: err}
+		if !out.machineStderr() {
+			for _, n := range res.Notes[len(plan.warnings):] { // the plan's were printed before counting
+				fmt.Fprintf(e.stderr, "pmc: %s\n", n)
+			}
 		}
-		noPMUHint(e.stderr, res)
-		for _, n := range res.Notes {
-			fmt.Fprintf(e.stderr, "pmc: %s\n", n)
+		if writeErr != nil && runErr == nil {
+			// The workload's status is kept; a run that succeeded still reports the failure.
+			code := res.ExitStatus
+			if code == 0 {
+				code = 1
+			}
+			return &exitError{code: code, err: writeErr}
 		}
 	}
 	if runErr != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -70,14 +71,16 @@ func TestStatOutputFile(t *testing.T) {
 	if stderr.Len() != 0 {
 		t.Errorf("with -o nothing goes to stderr, got %q", stderr.String())
 	}
+	// Like perf's, the file starts with "# started on <date>" and a blank line.
+	started := regexp.MustCompile(`(?m)^# started on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \d{4}\n\n`)
 	first, _ := os.ReadFile(out)
 	want, _ := os.ReadFile(filepath.Join("testdata", "stat", "default.csv"))
-	if !bytes.Equal(first, want) {
-		t.Errorf("-o file differs from default.csv:\n%s", first)
+	if !started.Match(first) || !bytes.Equal(started.ReplaceAll(first, nil), want) {
+		t.Errorf("-o file differs from the started line + default.csv:\n%s", first)
 	}
 	testRun([]string{"stat", "--fake", spec, "-x,", "-o", out, "--append", "--", "./matmul"}, &stdout, &stderr)
 	both, _ := os.ReadFile(out)
-	if !bytes.Equal(both, append(append([]byte{}, want...), want...)) {
+	if len(started.FindAll(both, -1)) != 2 || !bytes.Equal(started.ReplaceAll(both, nil), append(append([]byte{}, want...), want...)) {
 		t.Errorf("--append: got\n%s", both)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -58,9 +57,9 @@ type metricPlan struct {
 func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error) {
 	set := metrics.Builtin(facts.MetricArch())
 	if m.file != "" {
-		data, err := os.ReadFile(m.file)
+		data, err := readInput(m.file, nil, limitMetrics, "--metrics-file")
 		if err != nil {
-			return nil, fmt.Errorf("--metrics-file: %w", err)
+			return nil, err
 		}
 		defs, err := metrics.LoadFile(data, strings.TrimPrefix(filepath.Ext(m.file), "."))
 		if err != nil {

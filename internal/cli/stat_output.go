@@ -1,10 +1,10 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
 
@@ -15,24 +15,25 @@ import (
 	"github.com/pmc-tools/pmc/internal/statfmt"
 )
 
-// statOutput writes `pmc stat` results in the chosen format, to stderr or to -o FILE.
-// Intervals stream to stderr as they come; with -o they are kept and written at the end,
-// in one write (package outfile: a regular file is replaced atomically, a device or FIFO
-// written, a symlink written through), so a file is never left half-written.
+// statOutput writes `pmc stat` results in the chosen format, to stderr or to -o FILE
+// (opened before counting with package outfile). Intervals are written as they are read:
+// to stderr, or to the file itself (synced, so `tail -f` follows them), and none is kept
+// in memory. Without -I the whole result is written at the end in one piece, so a regular
+// file is replaced atomically and never left half-written.
 type statOutput struct {
 	e    *env
 	f    *statFlags
-	file *outfile.File // -o FILE, opened before counting; nil: stderr
-	live io.Writer     // where intervals stream (nil when buffered for -o)
-	buf  bytes.Buffer
-	head *result.Stat // what interval rows need to know before the run ends
+	file *outfile.File // -o FILE; nil: stderr
+	live io.Writer     // where intervals go as they come
+	head *result.Stat  // what interval rows need to know before the run ends
 	plan *metricPlan
 	n    int     // intervals written
 	last float64 // time of the previous interval
 }
 
 // newStatOutput opens -o FILE at once, so that an output that cannot be written stops pmc
-// before the workload runs.
+// before the workload runs. Text and perf-form CSV files start with perf's "# started on"
+// line.
 func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*statOutput, error) {
 	o := &statOutput{e: e, f: f, plan: plan, head: &result.Stat{Schema: result.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
@@ -42,16 +43,34 @@ func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*
 		return o, nil
 	}
 	mode := outfile.Replace
-	if f.appendOut {
+	switch {
+	case f.appendOut:
 		mode = outfile.Append
+	case f.intervalMS > 0:
+		mode = outfile.Stream
 	}
 	file, err := outfile.Create(f.output, mode)
 	if err != nil {
 		return nil, fmt.Errorf("-o: %w", err)
 	}
-	o.file, o.live = file, &o.buf
+	o.file, o.live = file, file
+	if !f.json && !f.csv {
+		if _, err := io.WriteString(file, statfmt.StartedLine(time.Now())); err != nil {
+			file.Abort()
+			return nil, fmt.Errorf("-o: %w", err)
+		}
+	}
 	return o, nil
 }
+
+// machineStderr reports whether stderr carries machine-readable output (JSON or CSV without
+// -o): then pmc's own hints stay out of it (JSON has them in "notes").
+func (o *statOutput) machineStderr() bool {
+	return o.file == nil && (o.f.json || o.f.csv || o.f.sep != "")
+}
+
+// keepRuns says whether every run must stay in memory: the JSON forms list them.
+func (o *statOutput) keepRuns() bool { return o.f.json }
 
 // abort gives up the -o file (nothing was measured): an existing file is left as it was.
 func (o *statOutput) abort() {
@@ -68,35 +87,41 @@ func (o *statOutput) csvOptions() statfmt.CSVOptions {
 	return statfmt.CSVOptions{Sep: sep, Header: o.f.csv}
 }
 
+// interval writes one -I interval as soon as it is read: a text or CSV row block, or a JSON
+// line (schema pmc.stat.interval/v1).
 func (o *statOutput) interval(iv result.Interval) {
-	if o.f.json {
-		return // intervals are part of the JSON document
-	}
 	ms := o.plan.interval(iv.Counts, iv.TimeSec-o.last)
 	o.last = iv.TimeSec
-	if o.f.csv || o.f.sep != "" {
+	switch {
+	case o.f.json:
+		statfmt.JSONInterval(o.live, iv, ms)
+	case o.f.csv || o.f.sep != "":
 		opt := o.csvOptions()
 		opt.Metrics = ms
 		statfmt.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
-	} else {
+	default:
 		// perf repeats the column header every 25 intervals
 		statfmt.TextInterval(o.live, o.head, iv, o.n%25 == 0, statfmt.TextOptions{Metrics: ms})
+	}
+	if o.file != nil {
+		o.file.Sync()
 	}
 	o.n++
 }
 
+// final writes the result and finishes the file. A JSON document is indented, or one line
+// when it is appended to a file (JSON Lines) or ends an -I stream of JSON lines.
 func (o *statOutput) final(res *result.Stat) error {
-	w := io.Writer(o.e.stderr)
-	if o.file != nil {
-		w = &o.buf
-	}
+	w := o.live
 	var err error
 	switch {
 	case o.f.metric.only:
 		err = writeMetricOnly(w, o.f, res)
+	case o.f.json && (o.f.appendOut || o.f.intervalMS > 0):
+		err = statfmt.JSONLine(w, res)
 	case o.f.json:
 		err = statfmt.JSON(w, res)
-	case res.Intervals != nil:
+	case o.f.intervalMS > 0:
 		// interval mode printed its rows already; perf prints no summary table after them
 	case o.f.csv || o.f.sep != "":
 		err = statfmt.CSV(w, res, o.csvOptions())
@@ -110,11 +135,17 @@ func (o *statOutput) final(res *result.Stat) error {
 	if o.file == nil {
 		return nil
 	}
-	if _, err := o.file.Write(o.buf.Bytes()); err != nil {
-		o.file.Abort()
-		return err
-	}
 	return o.file.Close()
+}
+
+// rescue prints the result to stderr as text when the output file could not be written at
+// the end (a full disk, a device gone): the counts are not lost.
+func (o *statOutput) rescue(res *result.Stat) {
+	if o.file == nil || o.f.intervalMS > 0 {
+		return
+	}
+	fmt.Fprintf(o.e.stderr, "pmc: the counts that could not be written to %s:\n", o.f.output)
+	statfmt.Text(o.e.stderr, res, statfmt.TextOptions{})
 }
 
 // printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).
@@ -133,10 +164,10 @@ func printAttrs(w io.Writer, evs []stat.Event) {
 }
 
 // noPMUHint explains, once, why every hardware event is <not supported> on a machine with no
-// hardware PMU, and what can be counted instead.
-func noPMUHint(w io.Writer, res *result.Stat) {
+// hardware PMU, and what can be counted instead ("" when it does not apply).
+func noPMUHint(res *result.Stat) string {
 	if res.Backend != (stat.Kernel{}).Name() {
-		return // the fake backend's verdicts say nothing about this machine
+		return "" // the fake backend's verdicts say nothing about this machine
 	}
 	var hw, unsupported int
 	for _, s := range res.Summary {
@@ -149,11 +180,11 @@ func noPMUHint(w io.Writer, res *result.Stat) {
 		}
 	}
 	if hw == 0 || unsupported < hw || machine().Core != nil {
-		return
+		return ""
 	}
-	fmt.Fprintln(w, "pmc: hardware events are <not supported> here: this machine exposes no hardware PMU "+
-		"(no cpu PMU in /sys/bus/event_source/devices, common in VMs); software events work: "+
-		"-e task-clock,page-faults,context-switches,cpu-migrations")
+	return "hardware events are <not supported> here: this machine exposes no hardware PMU " +
+		"(no cpu PMU in /sys/bus/event_source/devices, common in VMs); software events work: " +
+		"-e task-clock,page-faults,context-switches,cpu-migrations"
 }
 
 // exitStatusFor maps a measurement failure to pmc's exit status: 127/126 for a command that

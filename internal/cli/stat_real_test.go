@@ -34,7 +34,8 @@ func needPerf(t *testing.T) {
 	}
 }
 
-// pmcJSON runs pmc stat in-process with --json -o and decodes the Result.
+// pmcJSON runs pmc stat in-process with --json -o and decodes the result (with -I the file is
+// JSON Lines: the interval lines, then the document).
 func pmcJSON(t *testing.T, args ...string) (*result.Stat, int) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "r.json")
@@ -45,11 +46,17 @@ func pmcJSON(t *testing.T, args ...string) (*result.Stat, int) {
 	if err != nil {
 		t.Fatalf("pmc %v: exit %d, no output file: %v\n%s", full, code, err, stderr.String())
 	}
-	var r result.Stat
-	if err := json.Unmarshal(data, &r); err != nil {
-		t.Fatal(err)
+	return decodeLast(t, data), code
+}
+
+// decodeLast decodes pmc's JSON and returns its last document.
+func decodeLast(t *testing.T, data []byte) *result.Stat {
+	t.Helper()
+	var last *result.Stat
+	if err := result.Decode(bytes.NewReader(data), func(d *result.Stat, _ json.RawMessage) error { last = d; return nil }); err != nil {
+		t.Fatalf("%v\n%s", err, data)
 	}
-	return &r, code
+	return last
 }
 
 func summary(t *testing.T, r *result.Stat, event string) result.Summary {

@@ -143,27 +143,39 @@ func (s Summary) RunningPct() float64 {
 // Stat is everything one `pmc stat` invocation measured (and what include/pmc.h saves). It
 // is the one structure every output format (text, JSON, CSV, report) is written from.
 type Stat struct {
-	Schema     string     `json:"schema"`
-	Command    []string   `json:"command,omitempty"`
-	Mode       string     `json:"mode"`               // "launch", "attach", "system"
-	PIDs       []int      `json:"pids,omitempty"`     // attach mode
-	CPUs       []int      `json:"cpus,omitempty"`     // system mode CPU list
-	AllCPUs    bool       `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
-	Scaled     bool       `json:"scaled"`             // false with --no-scale
-	Repeat     int        `json:"repeat"`             // -r
-	Backend    string     `json:"backend"`            // "perf_event" or "fake"
-	Runs       []Run      `json:"runs"`
-	Summary    []Summary  `json:"summary"`
-	Intervals  []Interval `json:"intervals,omitempty"`
-	ElapsedSec float64    `json:"elapsed_sec"` // mean wall time over runs
-	ElapsedStd float64    `json:"elapsed_stddev_sec,omitempty"`
-	ExitStatus int        `json:"exit_status"` // of the last run
-	UserSec    float64    `json:"user_sec"`    // mean over runs
-	SysSec     float64    `json:"sys_sec"`
-	Metrics    []Metric   `json:"metrics,omitempty"`
+	Schema    string   `json:"schema"`
+	Command   []string `json:"command,omitempty"`
+	Mode      string   `json:"mode"`               // "launch", "attach", "system"
+	PIDs      []int    `json:"pids,omitempty"`     // attach mode
+	CPUs      []int    `json:"cpus,omitempty"`     // system mode CPU list
+	AllCPUs   bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
+	Scaled    bool     `json:"scaled"`             // false with --no-scale
+	Repeat    int      `json:"repeat"`             // -r: the runs asked for
+	Completed int      `json:"runs_completed"`     // the runs measured (fewer when interrupted)
+	// Interrupted: the user stopped the measurement (Ctrl-C) before the runs asked for.
+	Interrupted bool       `json:"interrupted,omitempty"`
+	Backend     string     `json:"backend"` // "perf_event" or "fake"
+	Runs        []Run      `json:"runs"`
+	Summary     []Summary  `json:"summary"`
+	Intervals   []Interval `json:"intervals,omitempty"`
+	ElapsedSec  float64    `json:"elapsed_sec"` // mean wall time over runs
+	ElapsedStd  float64    `json:"elapsed_stddev_sec,omitempty"`
+	ExitStatus  int        `json:"exit_status"` // of the last run
+	UserSec     float64    `json:"user_sec"`    // mean over runs
+	SysSec      float64    `json:"sys_sec"`
+	Metrics     []Metric   `json:"metrics,omitempty"`
 	// Notes say what pmc changed to count at all, e.g. user space only under
 	// perf_event_paranoid; each is one line, printed to stderr too.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// RunsDone is the number of runs measured: Completed, or the runs listed in a file written
+// before that field existed.
+func (r *Stat) RunsDone() int {
+	if r.Completed > 0 {
+		return r.Completed
+	}
+	return len(r.Runs)
 }
 
 // Metric is a value derived from counts (IPC, miss ratios, rates), computed by package metrics.

@@ -2,60 +2,125 @@ package result
 
 import "math"
 
-// Summarize fills the Summary and the mean times of res from its runs (pmc stat does it after
-// measuring; a result read from elsewhere, such as include/pmc.h's JSON, may lack them).
+// Summarize fills the Summary, the mean times and Completed of res from its runs (a result
+// read from elsewhere, such as include/pmc.h's JSON, may lack them).
 func Summarize(res *Stat) {
-	if len(res.Runs) == 0 {
-		return
-	}
-	var el []float64
-	var user, sys float64
+	var a Accumulator
 	for _, r := range res.Runs {
-		el = append(el, r.ElapsedSec)
-		user += r.UserSec
-		sys += r.SysSec
+		a.Add(r)
 	}
-	n := float64(len(res.Runs))
-	res.ElapsedSec, res.ElapsedStd = meanStd(el)
-	res.UserSec, res.SysSec = user/n, sys/n
-	res.Summary = summarize(res.Runs)
+	a.Fill(res)
 }
 
-// summarize aggregates each count slot (same position in every run) over the runs.
-func summarize(runs []Run) []Summary {
-	first := runs[0].Counts
-	out := make([]Summary, len(first))
-	for i, c := range first {
-		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
-			Status: c.Status, Reason: c.Reason, Error: c.Error}
-		var vals, raws []float64
-		for _, r := range runs {
-			if i >= len(r.Counts) {
-				continue
-			}
-			rc := r.Counts[i]
-			s.Enabled += rc.Enabled
-			s.Running += rc.Running
-			if rc.Status == Counted {
-				vals = append(vals, rc.Scaled)
-				raws = append(raws, float64(rc.Raw))
-			} else if s.Error == "" {
-				s.Error, s.Reason = rc.Error, rc.Reason
-			}
+// Accumulator summarizes runs one at a time in constant memory, so that -r 100000 needs no
+// more memory than -r 2 when the runs themselves are not kept. Means and variances use
+// Welford's method; each count slot is the same position in every run.
+type Accumulator struct {
+	n       int
+	elapsed welford
+	user    float64
+	sys     float64
+	slots   []slot
+}
+
+type slot struct {
+	first   Count // the slot's identity and, until a run counts it, its status and reason
+	scaled  welford
+	raw     welford
+	min     float64
+	max     float64
+	enabled uint64
+	running uint64
+	err     Count // the first run without a value: its reason and error
+}
+
+// welford accumulates a mean and the sum of squared deviations.
+type welford struct {
+	n    int
+	mean float64
+	m2   float64
+}
+
+func (w *welford) add(x float64) {
+	w.n++
+	d := x - w.mean
+	w.mean += d / float64(w.n)
+	w.m2 += d * (x - w.mean)
+}
+
+// std is the sample standard deviation (n-1), 0 for fewer than two values.
+func (w welford) std() float64 {
+	if w.n < 2 {
+		return 0
+	}
+	return math.Sqrt(w.m2 / float64(w.n-1))
+}
+
+// Add takes one run into the summary.
+func (a *Accumulator) Add(r Run) {
+	a.n++
+	a.elapsed.add(r.ElapsedSec)
+	a.user += r.UserSec
+	a.sys += r.SysSec
+	if a.n == 1 {
+		a.slots = make([]slot, len(r.Counts))
+		for i, c := range r.Counts {
+			a.slots[i].first = c
 		}
-		s.Runs = len(vals)
+	}
+	for i := range a.slots {
+		if i >= len(r.Counts) {
+			continue
+		}
+		c, s := r.Counts[i], &a.slots[i]
+		s.enabled += c.Enabled
+		s.running += c.Running
 		switch {
-		case len(vals) > 0:
-			s.Status = Counted
-			s.Mean, s.Stddev = meanStd(vals)
-			s.RawMean, _ = meanStd(raws)
-			s.Min, s.Max = vals[0], vals[0]
-			for _, v := range vals {
-				s.Min, s.Max = math.Min(s.Min, v), math.Max(s.Max, v)
+		case c.Status == Counted:
+			if s.scaled.n == 0 || c.Scaled < s.min {
+				s.min = c.Scaled
 			}
-			if s.Mean != 0 && len(vals) > 1 {
+			if s.scaled.n == 0 || c.Scaled > s.max {
+				s.max = c.Scaled
+			}
+			s.scaled.add(c.Scaled)
+			s.raw.add(float64(c.Raw))
+		case s.err.Error == "" && s.first.Error == "":
+			s.err = c
+		}
+	}
+}
+
+// Runs is the number of runs added.
+func (a *Accumulator) Runs() int { return a.n }
+
+// Fill writes the summary into res: Summary, ElapsedSec/Std, UserSec, SysSec, Completed.
+func (a *Accumulator) Fill(res *Stat) {
+	res.Completed = a.n
+	if a.n == 0 {
+		return
+	}
+	n := float64(a.n)
+	res.ElapsedSec, res.ElapsedStd = a.elapsed.mean, a.elapsed.std()
+	res.UserSec, res.SysSec = a.user/n, a.sys/n
+	res.Summary = make([]Summary, len(a.slots))
+	for i, sl := range a.slots {
+		c := sl.first
+		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
+			Status: c.Status, Reason: c.Reason, Error: c.Error, Enabled: sl.enabled, Running: sl.running}
+		if s.Error == "" && sl.err.Error != "" {
+			s.Error, s.Reason = sl.err.Error, sl.err.Reason
+		}
+		s.Runs = sl.scaled.n
+		switch {
+		case s.Runs > 0:
+			s.Status = Counted
+			s.Mean, s.Stddev = sl.scaled.mean, sl.scaled.std()
+			s.RawMean = sl.raw.mean
+			s.Min, s.Max = sl.min, sl.max
+			if s.Mean != 0 && s.Runs > 1 {
 				// perf's "+- x%": the standard error of the mean relative to the mean.
-				s.VarPct = 100 * s.Stddev / math.Sqrt(float64(len(vals))) / s.Mean
+				s.VarPct = 100 * s.Stddev / math.Sqrt(float64(s.Runs)) / s.Mean
 			}
 		case s.Status == Counted:
 			s.Status = NotCounted
@@ -63,26 +128,6 @@ func summarize(runs []Run) []Summary {
 				s.Reason = NeverRan
 			}
 		}
-		out[i] = s
+		res.Summary[i] = s
 	}
-	return out
-}
-
-// meanStd returns the mean and the sample standard deviation (n-1) of xs.
-func meanStd(xs []float64) (mean, std float64) {
-	if len(xs) == 0 {
-		return 0, 0
-	}
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	if len(xs) < 2 {
-		return mean, 0
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(ss / float64(len(xs)-1))
 }

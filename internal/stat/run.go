@@ -9,16 +9,23 @@ import (
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
-// Options tunes Run beyond the Request.
+// Options tunes Measure beyond the Request.
 type Options struct {
 	// OnInterval, when set, receives each -I interval as soon as it is read.
 	OnInterval func(result.Interval)
+	// KeepRuns keeps every measured run in Stat.Runs (a JSON document lists them); without it
+	// only the last run is kept, and the summary is accumulated as the runs end, so memory
+	// does not grow with -r.
+	KeepRuns bool
+	// KeepIntervals keeps every interval in Stat.Intervals; without it they only go to
+	// OnInterval, so memory does not grow with the length of an -I run.
+	KeepIntervals bool
 }
 
-// Measure measures req with b: warmups, then Repeat counted runs, and returns the Result. A
+// Measure measures req with b: warmups, then Repeat counted runs, and returns the result. A
 // workload that fails or is killed still yields its counts; err is reserved for failures of
-// the measurement itself (e.g. permission denied), in which case the partial Result so far
-// is returned too.
+// the measurement itself (e.g. permission denied), in which case the partial result so far
+// is returned too. An interrupted -r (SIGINT) ends with the runs completed so far.
 func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result.Stat, error) {
 	if req.Repeat < 1 {
 		req.Repeat = 1
@@ -34,27 +41,36 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 		Repeat:  req.Repeat,
 		Backend: b.Name(),
 	}
+	var acc result.Accumulator
+	defer func() { acc.Fill(res) }()
 	for i := 0; i < req.Warmup+req.Repeat; i++ {
 		if err := ctx.Err(); err != nil && i > 0 {
+			res.Interrupted = true
 			break // Ctrl-C between runs: keep what we have
 		}
 		run, ivs, err := runOnce(ctx, b, req, i, opt, res)
 		if err != nil {
-			result.Summarize(res)
 			return res, err
 		}
 		if i < req.Warmup {
 			continue
 		}
 		run.Index = i - req.Warmup
-		res.Runs = append(res.Runs, run)
-		res.Intervals = append(res.Intervals, ivs...)
+		acc.Add(run)
+		if opt.KeepRuns || len(res.Runs) == 0 {
+			res.Runs = append(res.Runs, run)
+		} else {
+			res.Runs[0] = run // the last run: its exit status and signal
+		}
+		if opt.KeepIntervals {
+			res.Intervals = append(res.Intervals, ivs...)
+		}
 		res.ExitStatus = run.ExitStatus
 		if run.Signal != "" && req.Mode == Launch && run.Signal == "SIGINT" {
+			res.Interrupted = acc.Runs() < req.Repeat
 			break // the user interrupted: do not start the next repeat
 		}
 	}
-	result.Summarize(res)
 	return res, nil
 }
 
@@ -72,7 +88,17 @@ func runOnce(ctx context.Context, b Backend, req *Request, idx int, opt Options,
 	if err := s.Start(); err != nil {
 		return result.Run{}, nil, err
 	}
-	var ivs []result.Interval
+	var ivs []result.Interval // kept only with opt.KeepIntervals
+	nIvs := 0
+	emit := func(iv result.Interval) {
+		nIvs++
+		if opt.KeepIntervals {
+			ivs = append(ivs, iv)
+		}
+		if opt.OnInterval != nil {
+			opt.OnInterval(iv)
+		}
+	}
 	var prev []Reading
 	counted := idx >= req.Warmup
 	ticks := s.Ticks()
@@ -91,11 +117,7 @@ loop:
 				return result.Run{}, ivs, err
 			}
 			if counted {
-				iv := result.Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))}
-				ivs = append(ivs, iv)
-				if opt.OnInterval != nil {
-					opt.OnInterval(iv)
-				}
+				emit(result.Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))})
 			}
 			prev = cur
 		}
@@ -118,14 +140,11 @@ loop:
 	}
 	// A last partial interval, as perf prints when the workload ends between ticks; not when
 	// --interval-count ended the run, which asked for exactly that many.
-	full := req.IntervalCount > 0 && len(ivs) >= req.IntervalCount
+	full := req.IntervalCount > 0 && nIvs >= req.IntervalCount
 	if req.Interval > 0 && counted && prev != nil && !full {
 		iv := result.Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
 		if hasProgress(iv.Counts) {
-			ivs = append(ivs, iv)
-			if opt.OnInterval != nil {
-				opt.OnInterval(iv)
-			}
+			emit(iv)
 		}
 	}
 	return run, ivs, nil

@@ -27,7 +27,7 @@ func measure(t *testing.T, spec string, req *Request) *result.Stat {
 	if req.Mode == "" {
 		req.Mode = Launch
 	}
-	res, err := Measure(context.Background(), Fake{Spec: s}, req, Options{})
+	res, err := Measure(context.Background(), Fake{Spec: s}, req, Options{KeepRuns: true, KeepIntervals: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestIntervalsAreDeltas(t *testing.T) {
 	s, _ := ParseFakeSpec([]byte(`{"runs":[{"elapsed_sec":0.25,"counts":{"a":{"raw":70,"enabled":250,"running":250}},
 		"intervals":[{"a":{"raw":10,"enabled":100,"running":100}},{"a":{"raw":50,"enabled":200,"running":200}}]}]}`))
 	res, err := Measure(context.Background(), Fake{Spec: s}, &Request{Mode: Launch, Events: evs("a"),
-		Interval: 100 * time.Millisecond}, Options{OnInterval: func(iv result.Interval) { seen = append(seen, iv) }})
+		Interval: 100 * time.Millisecond}, Options{KeepIntervals: true, OnInterval: func(iv result.Interval) { seen = append(seen, iv) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,5 +149,40 @@ func TestParseFakeSpecRejectsTypos(t *testing.T) {
 	}
 	if _, err := ParseFakeSpec([]byte(`{"runs":[]}`)); err == nil {
 		t.Fatal("empty spec accepted")
+	}
+}
+
+// TestRunsNotKept: without KeepRuns only the last run stays in memory, and the summary,
+// accumulated as the runs end, is the same as over all of them (-r 100000 in constant memory).
+func TestRunsNotKept(t *testing.T) {
+	spec, err := ParseFakeSpec([]byte(`{"runs":[
+		{"elapsed_sec":1.0,"counts":{"a":{"raw":100,"enabled":10,"running":10}}},
+		{"elapsed_sec":1.2,"exit_status":4,"counts":{"a":{"raw":110,"enabled":10,"running":10}}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := &Request{Mode: Launch, Events: evs("a"), Repeat: 1000}
+	res, err := Measure(context.Background(), Fake{Spec: spec}, req, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := Measure(context.Background(), Fake{Spec: spec}, req, Options{KeepRuns: true})
+	if len(res.Runs) != 1 || res.Runs[0].Index != 999 || res.ExitStatus != 4 || res.Completed != 1000 {
+		t.Fatalf("%d runs kept (last index %d), exit %d, completed %d", len(res.Runs), res.Runs[0].Index, res.ExitStatus, res.Completed)
+	}
+	a, b := res.Summary[0], kept.Summary[0]
+	if math.Abs(a.Mean-105) > 1e-9 || math.Abs(a.Mean-b.Mean) > 1e-9 || math.Abs(a.Stddev-b.Stddev) > 1e-9 || a.Runs != 1000 || len(kept.Runs) != 1000 {
+		t.Errorf("accumulated %+v vs kept %+v", a, b)
+	}
+}
+
+// TestInterruptedRepeat: a SIGINT in run 3 of -r 10 ends with 3 runs completed and says so.
+func TestInterruptedRepeat(t *testing.T) {
+	spec, _ := ParseFakeSpec([]byte(`{"runs":[{"counts":{"a":{"raw":1,"enabled":1,"running":1}}},
+		{"counts":{"a":{"raw":1,"enabled":1,"running":1}}},
+		{"signal":"SIGINT","exit_status":130,"counts":{"a":{"raw":1,"enabled":1,"running":1}}}]}`))
+	res, _ := Measure(context.Background(), Fake{Spec: spec}, &Request{Mode: Launch, Events: evs("a"), Repeat: 10}, Options{})
+	if res.Completed != 3 || !res.Interrupted || res.Repeat != 10 {
+		t.Errorf("completed %d interrupted %v repeat %d", res.Completed, res.Interrupted, res.Repeat)
 	}
 }

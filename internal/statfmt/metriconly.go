@@ -99,7 +99,7 @@ type MetricsDoc struct {
 // MetricOnlyJSON writes the metrics of res as a MetricsDoc, indented, with a final newline.
 func MetricOnlyJSON(w io.Writer, res *result.Stat) error {
 	doc := MetricsDoc{Schema: MetricsSchema, Command: res.Command, Mode: res.Mode, PIDs: res.PIDs,
-		CPUs: res.CPUs, Runs: len(res.Runs), ElapsedSec: res.ElapsedSec, ExitStatus: res.ExitStatus,
+		CPUs: res.CPUs, Runs: res.RunsDone(), ElapsedSec: res.ElapsedSec, ExitStatus: res.ExitStatus,
 		Metrics: res.Metrics}
 	if doc.Metrics == nil {
 		doc.Metrics = []result.Metric{}

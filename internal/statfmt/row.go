@@ -43,7 +43,7 @@ func (r row) multiplexed() bool { return r.running != r.enabled }
 // summaryRows builds the rows of the final report. Without a Summary (a caller that did
 // not aggregate) the last run's counts are shown as they are.
 func summaryRows(res *result.Stat) []row {
-	runs := len(res.Runs)
+	runs := res.RunsDone()
 	if runs == 0 {
 		runs = 1
 	}

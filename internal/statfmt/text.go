@@ -118,18 +118,22 @@ func Title(r *result.Stat) string {
 		target = "'" + strings.Join(r.Command, " ") + "'"
 	}
 	title := "Performance counter stats for " + target
-	if n := repeats(r); n > 1 {
+	switch n := repeats(r); {
+	case r.Interrupted && r.Repeat > n:
+		title += fmt.Sprintf(" (%d of %d runs: interrupted)", n, r.Repeat)
+	case n > 1:
 		title += fmt.Sprintf(" (%d runs)", n)
 	}
 	return title
 }
 
-// repeats is the -r count: the runs asked for, or the runs recorded when that is unset.
+// repeats is the number of runs the numbers are over (the runs asked for when a result
+// records none).
 func repeats(r *result.Stat) int {
-	if r.Repeat > 0 {
-		return r.Repeat
+	if n := r.RunsDone(); n > 0 {
+		return n
 	}
-	return len(r.Runs)
+	return r.Repeat
 }
 
 func perCPU(counts []result.Count) bool {
@@ -211,9 +215,6 @@ func metricColumn(m result.Metric) string {
 func textFooter(b *bytes.Buffer, r *result.Stat) {
 	b.WriteByte('\n')
 	if n := repeats(r); n > 1 {
-		if len(r.Runs) > 0 {
-			n = len(r.Runs) // the runs actually made (an interrupted -r makes fewer)
-		}
 		sem := r.ElapsedStd / math.Sqrt(float64(n))
 		p := perfPrecision(sem)
 		fmt.Fprintf(b, " %17.*f +- %.*f seconds time elapsed", p, r.ElapsedSec, p, sem)

@@ -81,8 +81,12 @@ func Write(w io.Writer, r Report) error {
 		field("User time", fmt.Sprintf("%.9f s", res.UserSec))
 		field("System time", fmt.Sprintf("%.9f s", res.SysSec))
 	}
-	if n := len(res.Runs); n > 1 {
-		field("Runs", fmt.Sprintf("%d (counts, times and metrics are means over the runs)", n))
+	if n := res.RunsDone(); n > 1 || res.Interrupted {
+		text := fmt.Sprintf("%d (counts, times and metrics are means over the runs)", n)
+		if res.Interrupted && res.Repeat > n {
+			text = fmt.Sprintf("%d of %d asked for: interrupted (counts, times and metrics are means over the runs made)", n, res.Repeat)
+		}
+		field("Runs", text)
 	}
 	field("Counted by", res.Backend)
 	if r.Planned != "" {

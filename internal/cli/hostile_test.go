@@ -1,0 +1,120 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/result"
+)
+
+// These tests reproduce what an adversarial test of pmc stat found (issue 16), one each.
+
+// TestOutputCheckedFirst: an output that cannot be written stops pmc before the workload runs
+// (the workload here would leave a marker file); perf fails the same way in 10 ms.
+func TestOutputCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "ran")
+	for _, args := range [][]string{
+		{"-o", filepath.Join(dir, "nonexistent", "out.txt")},
+		{"-o", dir},
+		{"--report=" + dir},
+	} {
+		start := time.Now()
+		var stdout, stderr bytes.Buffer
+		full := append(append([]string{"stat", "-e", "task-clock"}, args...), "--", "sh", "-c", "touch "+marker+"; sleep 2")
+		code := testRun(full, &stdout, &stderr)
+		if code != 1 || time.Since(start) > time.Second || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+			t.Errorf("%v: exit %d after %v:\n%s", args, code, time.Since(start), stderr.String())
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Fatalf("%v: the workload ran", args)
+		}
+	}
+}
+
+// TestOutputFailsAtTheEnd: when the output cannot be written after the run (a full disk:
+// /dev/full), the counts go to stderr and the workload's exit status is kept.
+func TestOutputFailsAtTheEnd(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	var stdout, stderr bytes.Buffer
+	code := testRun([]string{"stat", "--json", "-e", "task-clock,page-faults", "-o", "/dev/full", "--", "sh", "-c", "exit 3"}, &stdout, &stderr)
+	out := stderr.String()
+	if code != 3 || !strings.Contains(out, "could not be written to /dev/full") || !strings.Contains(out, "page-faults") ||
+		!strings.Contains(out, "no space left on device") {
+		t.Errorf("exit %d, want 3 with the counts on stderr:\n%s", code, out)
+	}
+}
+
+// TestMachineReadableStderr: pmc's hints never enter JSON or CSV written to stderr (the no-PMU
+// hint and the user-space note made `pmc stat --json 2>&1 >/dev/null | python3 -m json.tool`
+// fail); JSON carries them in notes.
+func TestMachineReadableStderr(t *testing.T) {
+	for _, form := range [][]string{{"--json"}, {"-x,"}, {"--csv"}} {
+		var stdout, stderr bytes.Buffer
+		args := append(append([]string{"stat"}, form...), "-e", "task-clock,instructions", "--", "true")
+		if code := testRun(args, &stdout, &stderr); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", form, code, stderr.String())
+		}
+		out := stderr.String()
+		if strings.Contains(out, "pmc:") {
+			t.Errorf("%v: a hint in the data stream:\n%s", form, out)
+		}
+		if form[0] == "--json" {
+			var r result.Stat
+			if err := json.Unmarshal(stderr.Bytes(), &r); err != nil {
+				t.Errorf("stderr is not one JSON document: %v", err)
+			}
+			if machine().Core == nil && !strings.Contains(strings.Join(r.Notes, "\n"), "no hardware PMU") {
+				t.Errorf("the no-PMU hint is not in notes: %q", r.Notes)
+			}
+			continue
+		}
+		rd := csv.NewReader(strings.NewReader(out))
+		rd.FieldsPerRecord = -1
+		if _, err := rd.ReadAll(); err != nil {
+			t.Errorf("%v: stderr is not CSV: %v", form, err)
+		}
+	}
+}
+
+// TestLargeGroup: a group larger than any fixed read buffer (perf handles 200 members; 96
+// failed after the run with "no space left on device").
+func TestLargeGroup(t *testing.T) {
+	ev := "{" + strings.TrimSuffix(strings.Repeat("page-faults,", 200), ",") + "}"
+	r, code := pmcJSON(t, "-e", ev, "--", "true")
+	if code != 0 || len(r.Summary) != 200 {
+		t.Fatalf("exit %d, %d events", code, len(r.Summary))
+	}
+	for _, s := range r.Summary {
+		if s.Status != result.Counted || s.Mean != r.Summary[0].Mean {
+			t.Fatalf("member %+v differs from the leader %+v", s, r.Summary[0])
+		}
+	}
+}
+
+// TestInterruptedRepeatSaysSo: -r 10 interrupted in run 3 says 3 of 10 runs, in text and JSON.
+func TestInterruptedRepeatSaysSo(t *testing.T) {
+	spec := filepath.Join(t.TempDir(), "spec.json")
+	os.WriteFile(spec, []byte(`{"runs":[{"elapsed_sec":1,"counts":{"task-clock":{"raw":1000000,"enabled":1000000,"running":1000000}}},
+		{"elapsed_sec":1,"counts":{"task-clock":{"raw":1000000,"enabled":1000000,"running":1000000}}},
+		{"elapsed_sec":0.5,"signal":"SIGINT","exit_status":130,"counts":{"task-clock":{"raw":500000,"enabled":500000,"running":500000}}}]}`), 0o644)
+	var stdout, stderr bytes.Buffer
+	code := testRun([]string{"stat", "--fake", spec, "-r", "10", "-e", "task-clock", "--", "./x"}, &stdout, &stderr)
+	if code != 130 || !strings.Contains(stderr.String(), "(3 of 10 runs: interrupted)") {
+		t.Errorf("exit %d:\n%s", code, stderr.String())
+	}
+	stderr.Reset()
+	testRun([]string{"stat", "--fake", spec, "-r", "10", "--json", "-e", "task-clock", "--", "./x"}, &stdout, &stderr)
+	var r result.Stat
+	if err := json.Unmarshal(stderr.Bytes(), &r); err != nil || r.Repeat != 10 || r.Completed != 3 || !r.Interrupted || len(r.Runs) != 3 {
+		t.Errorf("JSON: repeat %d completed %d interrupted %v runs %d (%v)", r.Repeat, r.Completed, r.Interrupted, len(r.Runs), err)
+	}
+}
