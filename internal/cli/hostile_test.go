@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // These tests reproduce what an adversarial test of pmc stat found (issue 16), one each.
@@ -116,5 +117,58 @@ func TestInterruptedRepeatSaysSo(t *testing.T) {
 	var r result.Stat
 	if err := json.Unmarshal(stderr.Bytes(), &r); err != nil || r.Repeat != 10 || r.Completed != 3 || !r.Interrupted || len(r.Runs) != 3 {
 		t.Errorf("JSON: repeat %d completed %d interrupted %v runs %d (%v)", r.Repeat, r.Completed, r.Interrupted, len(r.Runs), err)
+	}
+}
+
+// TestStopsEndWithZero: when pmc itself ends the workload (--interval-count, --duration) it
+// exits 0, as perf's --interval-count and --timeout do, not with the workload's 143.
+func TestStopsEndWithZero(t *testing.T) {
+	for _, args := range [][]string{
+		{"-I", "100", "--interval-count", "1", "-e", "task-clock", "--", "sleep", "3"},
+		{"--duration", "200ms", "-e", "task-clock", "--", "sleep", "3"},
+	} {
+		start := time.Now()
+		r, code := pmcJSON(t, args...)
+		if code != 0 || time.Since(start) > 2*time.Second || !r.Runs[0].Stopped || r.Runs[0].ExitStatus != 143 {
+			t.Errorf("%v: exit %d after %v, run %+v", args, code, time.Since(start), r.Runs[0])
+		}
+	}
+}
+
+// TestSignals: SIGQUIT to pmc counting system-wide prints the counts like SIGINT (no
+// goroutine dump), and a workload that ignores SIGTERM no longer keeps pmc alive: pmc
+// reports what it counted after the grace period (perf exits at once).
+func TestSignals(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("system-wide counting needs root (or perf_event_paranoid 0)")
+	}
+	run := func(sig os.Signal, after time.Duration, args ...string) (string, int, time.Duration) {
+		cmd := pmcCmd(t, args...)
+		// A file, not a pipe: a workload left running keeps a pipe open, and Wait would wait
+		// for it too.
+		out, err := os.CreateTemp(t.TempDir(), "out")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer out.Close()
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(after)
+		start := time.Now()
+		cmd.Process.Signal(sig)
+		cmd.Wait()
+		took := time.Since(start)
+		b, _ := os.ReadFile(out.Name())
+		return string(b), cmd.ProcessState.ExitCode(), took
+	}
+	out, code, took := run(unix.SIGQUIT, 300*time.Millisecond, "stat", "-a", "-e", "cpu-clock", "--duration", "10s")
+	if code != 0 || !strings.Contains(out, "cpu-clock") || strings.Contains(out, "goroutine") || took > 2*time.Second {
+		t.Errorf("SIGQUIT: exit %d after %v:\n%s", code, took, out)
+	}
+	out, code, took = run(unix.SIGTERM, 300*time.Millisecond, "stat", "-e", "task-clock", "--", "bash", "-c", `trap "" TERM; sleep 4`)
+	if code != 143 || !strings.Contains(out, "task-clock") || !strings.Contains(out, "still runs") || took > 3*time.Second {
+		t.Errorf("a workload ignoring SIGTERM: exit %d after %v:\n%s", code, took, out)
 	}
 }

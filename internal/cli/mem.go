@@ -2,16 +2,19 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 type memFlags struct {
@@ -110,13 +113,17 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		return err
 	}
-	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		if avail, err := mem.ParseMemAvailable(b); err == nil && c.MemoryNeeded() > avail {
-			return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
-				mem.FormatSize(c.Max), mem.FormatSize(c.MemoryNeeded()), mem.FormatSize(avail))
-		}
+	m := machine()
+	need := c.MemoryNeeded()
+	if avail, err := m.MemAvailable(); err == nil && need > avail {
+		return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
+			mem.FormatSize(c.Max), mem.FormatSize(need), mem.FormatSize(avail))
 	}
-	caches, err := mem.ReadCaches(machine().Sys, 0)
+	if left, ok := m.AddressSpaceLeft(); ok && need > left {
+		return fmt.Errorf("--max %s needs about %s of address space and the limit (ulimit -v) leaves %s: lower --max or raise ulimit -v",
+			mem.FormatSize(c.Max), mem.FormatSize(need), mem.FormatSize(max(left, 0)))
+	}
+	caches, err := mem.ReadCaches(m.Sys, 0)
 	if err != nil {
 		caches = nil // named in the output: tiers are then not matched to caches
 	}
@@ -136,6 +143,11 @@ func runMem(e *env, f *memFlags) error {
 		c.Start = func(r *mem.Result) { mem.WriteHeader(w, r) }
 		c.Progress = func(p mem.Point) { mem.WriteRow(w, p) }
 	}
+	// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT end the sweep after the current size, and what was
+	// measured is written as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
+	defer stop()
+	c.Stop = func() bool { return ctx.Err() != nil }
 	res, err := mem.Run(c, caches)
 	if err != nil {
 		return err

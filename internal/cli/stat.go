@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/host"
+	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -244,7 +245,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		// Attach and system-wide counting stop at Ctrl-C; in launch mode the workload gets the
 		// signal (forwarded by the launcher) and its end stops the count.
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT)
 		defer stop()
 	}
 	out, err := newStatOutput(e, f, req, plan)
@@ -264,6 +265,10 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		}
 	} else {
 		res.Notes = append(append([]string(nil), plan.warnings...), res.Notes...)
+		if last := res.Runs[len(res.Runs)-1]; last.Abandoned {
+			res.Notes = append(res.Notes, fmt.Sprintf("the workload did not end on %s: pmc stopped waiting after %v and it still runs; the counts are those up to then",
+				last.Signal, launch.Grace))
+		}
 		if hint := noPMUHint(res); hint != "" {
 			res.Notes = append(res.Notes, hint)
 		}
@@ -293,6 +298,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	if runErr != nil {
 		return &exitError{code: exitStatusFor(runErr), err: runErr}
+	}
+	if len(res.Runs) > 0 && res.Runs[len(res.Runs)-1].Stopped {
+		return nil // pmc ended the workload itself (--duration, --interval-count): perf exits 0
 	}
 	if res.ExitStatus != 0 {
 		return &exitError{code: res.ExitStatus}

@@ -40,7 +40,16 @@ type Machine struct {
 	// PMCEID0/1 advertise); nil when it lists none, and then nothing is inferred.
 	Advertised map[uint64]bool
 
+	root    fs.FS // "/": the files Probe read, for reads on demand (meminfo)
 	catalog func() (*catalog.Catalog, error)
+}
+
+// readRoot reads a file of the machine's root ("proc/meminfo").
+func (m *Machine) readRoot(name string) ([]byte, error) {
+	if m.root == nil {
+		return nil, fs.ErrNotExist
+	}
+	return fs.ReadFile(m.root, name)
 }
 
 // Catalog is the embedded event catalog (loaded on first use).
@@ -50,7 +59,7 @@ func (m *Machine) Catalog() (*catalog.Catalog, error) { return m.catalog() }
 // without sysfs still has the kernel's fixed event types: missing facts leave fields empty,
 // never fail. The catalog is loaded only when the machine has a core PMU or a caller asks.
 func Probe(root, sys fs.FS) *Machine {
-	m := &Machine{Date: time.Now(), Sys: sys, catalog: catalog.Load}
+	m := &Machine{Date: time.Now(), Sys: sys, root: root, catalog: catalog.Load}
 	if b, err := fs.ReadFile(root, "proc/sys/kernel/hostname"); err == nil {
 		m.Hostname = strings.TrimSpace(string(b))
 	}

@@ -54,7 +54,7 @@ func miniPMC() int {
 		fmt.Fprintln(os.Stderr, "pmc:", err)
 		return 1
 	}
-	stop := ForwardSignals(ch)
+	stop, _ := ForwardSignals(ch)
 	if err := ch.Exec(); err != nil {
 		fmt.Fprintln(os.Stderr, "pmc:", err)
 		return 1

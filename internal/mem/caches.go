@@ -161,23 +161,3 @@ func FormatSize(b int64) string {
 	}
 	return fmt.Sprintf("%d B", b)
 }
-
-// ParseMemAvailable reads MemAvailable from /proc/meminfo's contents, in bytes.
-func ParseMemAvailable(meminfo []byte) (int64, error) {
-	for _, line := range strings.Split(string(meminfo), "\n") {
-		rest, ok := strings.CutPrefix(line, "MemAvailable:")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("meminfo: bad MemAvailable line %q", line)
-		}
-		kb, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil || kb < 0 || kb > 1<<50 {
-			return 0, fmt.Errorf("meminfo: bad MemAvailable line %q", line)
-		}
-		return kb << 10, nil
-	}
-	return 0, errors.New("meminfo: no MemAvailable line")
-}

@@ -25,6 +25,9 @@ type Config struct {
 	Start func(*Result)
 	// Progress, when set, is called after each size with its point.
 	Progress func(Point)
+	// Stop, when set, is asked before each size: true ends the sweep early (Ctrl-C) with
+	// the sizes measured so far, and the result says it was interrupted.
+	Stop func() bool
 }
 
 // Limits of the flags.
@@ -126,6 +129,8 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	res.Points = make([]Point, len(sizes))
 	blocks := make([][]float64, len(sizes))
 	samples := make([][]uint64, len(sizes))
+	measured, finished := 0, make([]bool, len(sizes))
+sweep:
 	for pass := range c.Passes {
 		// Blocks and samples are shared out over the passes; the last pass takes the rest.
 		nb, ns := c.Blocks/c.Passes, c.Samples/c.Passes
@@ -133,6 +138,10 @@ func Run(c Config, caches []Cache) (*Result, error) {
 			nb, ns = c.Blocks-nb*(c.Passes-1), c.Samples-ns*(c.Passes-1)
 		}
 		for k, size := range sizes {
+			if c.Stop != nil && c.Stop() {
+				res.Interrupted = true
+				break sweep
+			}
 			lines := int(size / LineBytes)
 			if perms[k] == nil {
 				perms[k] = Cycle(nil, lines, c.Order)
@@ -150,14 +159,29 @@ func Run(c Config, caches []Cache) (*Result, error) {
 				p.blockNS = nil
 				res.Points[k] = p
 			}
+			if pass == 0 {
+				measured = k + 1
+			}
 			if pass < c.Passes-1 {
 				continue
 			}
 			q := &res.Points[k]
 			q.NSMedian = median(blocks[k])
 			finishPoint(q, samples[k], res.Clock)
+			finished[k] = true
 			if c.Progress != nil {
 				c.Progress(*q)
+			}
+		}
+	}
+	if res.Interrupted {
+		// Keep every size measured at least once, from the blocks it got.
+		res.Points = res.Points[:measured]
+		for k := range res.Points {
+			if !finished[k] {
+				q := &res.Points[k]
+				q.NSMedian = median(blocks[k])
+				finishPoint(q, samples[k], res.Clock)
 			}
 		}
 	}

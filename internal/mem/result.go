@@ -23,6 +23,8 @@ type Result struct {
 	Steps          []Step   `json:"steps"`
 	Notes          []string `json:"notes,omitempty"`
 	ElapsedSec     float64  `json:"elapsed_sec"`
+	// Interrupted: the sweep was stopped (Ctrl-C, SIGTERM...) after the sizes in points.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
 // Point is the measurement at one working-set size.

@@ -3,11 +3,12 @@ package mem
 import (
 	"bytes"
 	"encoding/json"
-	goldenfile "github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	goldenfile "github.com/pmc-tools/pmc/internal/golden"
 )
 
 // golden compares got with testdata/<name>, rewriting it with -update.

@@ -100,6 +100,12 @@ type Run struct {
 	Signal     string  `json:"signal,omitempty"`
 	UserSec    float64 `json:"user_sec"` // rusage of the workload (launch mode)
 	SysSec     float64 `json:"sys_sec"`
+	// Stopped: pmc ended the workload with SIGTERM (--duration, --interval-count), as perf's
+	// --timeout does; pmc then exits 0, not with the workload's 143.
+	Stopped bool `json:"stopped,omitempty"`
+	// Abandoned: the workload ignored a terminating signal pmc passed on; pmc stopped waiting
+	// after a grace period (or a second signal) and reports the counts up to then.
+	Abandoned bool `json:"abandoned,omitempty"`
 	Counts     []Count `json:"counts"`
 }
 

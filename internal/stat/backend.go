@@ -64,6 +64,11 @@ type Outcome struct {
 	Signal     string
 	Elapsed    time.Duration
 	User, Sys  time.Duration
+	// Stopped: pmc ended the workload (--duration, --interval-count) with SIGTERM.
+	Stopped bool
+	// Abandoned: pmc stopped waiting for a workload that ignored a terminating signal; it
+	// still runs, and the counts are those up to that moment.
+	Abandoned bool
 }
 
 // Backend opens counters for a Request. The kernel backend talks to perf_event_open; the fake

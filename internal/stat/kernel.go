@@ -12,6 +12,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Kernel is the Backend that counts with perf_event_open(2).
@@ -78,9 +79,10 @@ type kernelSession struct {
 	waitErr  error
 	started  bool
 	stopOnce sync.Once
-	unsignal func()        // stops forwarding signals to the workload
-	allGone  chan struct{} // attach mode: closed when every attached process has exited
-	userOnly []string      // events counted in user space only after a permission refusal
+	unsignal func()           // stops forwarding signals to the workload
+	giveUp   <-chan os.Signal // a signal after which pmc stops waiting for the workload
+	allGone  chan struct{}    // attach mode: closed when every attached process has exited
+	userOnly []string         // events counted in user space only after a permission refusal
 	openFn   Opener
 }
 
@@ -292,7 +294,7 @@ func (s *kernelSession) Start() error {
 	if s.child != nil {
 		// Forward from before the exec: a SIGTERM to pmc in between must reach the workload
 		// rather than kill pmc and leave the workload running uncounted.
-		s.unsignal = launch.ForwardSignals(s.child)
+		s.unsignal, s.giveUp = launch.ForwardSignals(s.child)
 		if err := s.child.Exec(); err != nil {
 			return err
 		}
@@ -350,13 +352,34 @@ func (s *kernelSession) wait() {
 			ctx, cancel = context.WithTimeout(ctx, s.req.Duration)
 			defer cancel()
 		}
-		st, err := s.child.Wait(ctx)
+		type waited struct {
+			st  launch.Status
+			err error
+		}
+		exited := make(chan waited, 1)
+		go func() {
+			st, err := s.child.Wait(ctx)
+			exited <- waited{st, err}
+		}()
+		var w waited
+		select {
+		case w = <-exited:
+		case sig := <-s.giveUp:
+			// The workload ignored the signal: report what was counted and leave it running.
+			s.unsignal()
+			s.mu.Lock()
+			s.outcome = Outcome{Elapsed: time.Since(s.start), Abandoned: true, ExitStatus: 128 + int(sig.(unix.Signal)),
+				Signal: signalName(sig.(unix.Signal))}
+			s.mu.Unlock()
+			return
+		}
+		st, err := w.st, w.err
 		s.unsignal()
 		if err == nil && st.ExecErr != nil {
 			err = st.ExecErr
 		}
 		s.mu.Lock()
-		s.outcome = Outcome{ExitStatus: st.ExitCode(), Elapsed: st.Elapsed, User: st.User, Sys: st.Sys}
+		s.outcome = Outcome{ExitStatus: st.ExitCode(), Elapsed: st.Elapsed, User: st.User, Sys: st.Sys, Stopped: st.Terminated}
 		if st.Signaled {
 			s.outcome.Signal = signalName(st.Signal)
 		}

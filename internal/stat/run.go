@@ -53,6 +53,10 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 			return res, err
 		}
 		if i < req.Warmup {
+			if run.Signal == "SIGINT" && req.Mode == Launch {
+				res.Interrupted = true
+				break // interrupted while warming up: nothing was measured
+			}
 			continue
 		}
 		run.Index = i - req.Warmup
@@ -136,6 +140,8 @@ loop:
 		Signal:     out.Signal,
 		UserSec:    out.User.Seconds(),
 		SysSec:     out.Sys.Seconds(),
+		Stopped:    out.Stopped,
+		Abandoned:  out.Abandoned,
 		Counts:     counts(req, final),
 	}
 	// A last partial interval, as perf prints when the workload ends between ticks; not when

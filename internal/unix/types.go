@@ -77,6 +77,8 @@ const (
 	F_GETFL       = linux.F_GETFL
 	FD_CLOEXEC    = linux.FD_CLOEXEC
 	RLIMIT_NOFILE = syscall.RLIMIT_NOFILE
+	RLIMIT_AS     = syscall.RLIMIT_AS
+	RLIM_INFINITY = linux.RLIM_INFINITY
 	RUSAGE_SELF   = linux.RUSAGE_SELF
 	WEXITED       = linux.WEXITED
 	WNOHANG       = linux.WNOHANG
