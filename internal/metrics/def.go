@@ -72,8 +72,9 @@ func NewSet(defs ...Def) (*Set, error) {
 		return nil, err
 	}
 	s.events = make([][]string, len(s.defs))
+	done := make([]bool, len(s.defs))
 	for i := range s.defs {
-		s.events[i] = s.collectEvents(i, map[int]bool{}, nil)
+		s.events[i] = s.collectEvents(i, s.events, done)
 	}
 	return s, nil
 }
@@ -152,20 +153,26 @@ func (s *Set) checkCycles() error {
 	return nil
 }
 
-func (s *Set) collectEvents(i int, seen map[int]bool, out []string) []string {
-	if seen[i] {
-		return out
+// collectEvents returns the event operands of metric i, through the metrics it refers to,
+// in order of first appearance. Each metric's list is computed once (memo), so a chain of n
+// references costs O(n), not O(n^2); checkCycles has ruled out reference cycles.
+func (s *Set) collectEvents(i int, memo [][]string, done []bool) []string {
+	if done[i] {
+		return memo[i]
 	}
-	seen[i] = true
+	var out []string
 	for _, n := range s.exprs[i].Names() {
+		names := []string{n}
 		if j, ok := s.index[n]; ok {
-			out = s.collectEvents(j, seen, out)
-			continue
+			names = s.collectEvents(j, memo, done)
 		}
-		if !contains(out, n) {
-			out = append(out, n)
+		for _, ev := range names {
+			if !contains(out, ev) {
+				out = append(out, ev)
+			}
 		}
 	}
+	memo[i], done[i] = out, true
 	return out
 }
 
