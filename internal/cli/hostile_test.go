@@ -172,3 +172,16 @@ func TestSignals(t *testing.T) {
 		t.Errorf("a workload ignoring SIGTERM: exit %d after %v:\n%s", code, took, out)
 	}
 }
+
+// TestMSRTSC: msr/tsc/ is counted (its PMU refuses exclude_guest; pmc retries without it as
+// perf does, and says so) where the msr PMU exists.
+func TestMSRTSC(t *testing.T) {
+	if machine().PMUs.PMUs["msr"] == nil {
+		t.Skip("no msr PMU here")
+	}
+	var stdout, stderr bytes.Buffer
+	if code := testRun([]string{"stat", "-e", "msr/tsc/", "--", "true"}, &stdout, &stderr); code != 0 ||
+		strings.Contains(stderr.String(), "not supported") || !strings.Contains(stderr.String(), "cannot exclude guests") {
+		t.Errorf("exit %d:\n%s", code, stderr.String())
+	}
+}

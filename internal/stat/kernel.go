@@ -83,7 +83,9 @@ type kernelSession struct {
 	giveUp   <-chan os.Signal // a signal after which pmc stops waiting for the workload
 	allGone  chan struct{}    // attach mode: closed when every attached process has exited
 	userOnly []string         // events counted in user space only after a permission refusal
-	openFn   Opener
+	// noGuestFilter: events counted without exclude_guest, which their PMU refused.
+	noGuestFilter []string
+	openFn        Opener
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
@@ -255,6 +257,18 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 func (s *kernelSession) openEvent(e int, t target, leader Counter) (Counter, error) {
 	ev := s.req.Events[e]
 	c, err := s.openFn(ev.Name, ev.Attr, t.pid, t.cpu, leader)
+	if err != nil && (ev.Attr.ExcludeGuest || ev.Attr.ExcludeHost) &&
+		(errors.Is(err, perfevent.ErrInvalid) || errors.Is(err, perfevent.ErrNotSupported)) {
+		// Like perf, retry without the guest/host filter, which PMUs such as msr refuse.
+		attr := ev.Attr
+		attr.ExcludeGuest, attr.ExcludeHost = false, false
+		if c2, err2 := s.openFn(ev.Name, attr, t.pid, t.cpu, leader); err2 == nil {
+			if !slices.Contains(s.noGuestFilter, ev.Name) {
+				s.noGuestFilter = append(s.noGuestFilter, ev.Name)
+			}
+			return c2, nil
+		}
+	}
 	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks {
 		return c, err
 	}
@@ -270,14 +284,20 @@ func (s *kernelSession) openEvent(e int, t target, leader Counter) (Counter, err
 	return c, nil
 }
 
-// Notes says which events were counted in user space only.
+// Notes says what pmc changed to count at all: events counted in user space only, events
+// counted without the guest filter.
 func (s *kernelSession) Notes() []string {
-	if len(s.userOnly) == 0 {
-		return nil
+	var notes []string
+	if len(s.userOnly) > 0 {
+		notes = append(notes, fmt.Sprintf("counting user space only (as :u) for %s: kernel.perf_event_paranoid is %s; "+
+			"run as root, grant CAP_PERFMON or `sysctl -w kernel.perf_event_paranoid=1` to include the kernel",
+			strings.Join(s.userOnly, ", "), perfevent.Paranoid()))
 	}
-	return []string{fmt.Sprintf("counting user space only (as :u) for %s: kernel.perf_event_paranoid is %s; "+
-		"run as root, grant CAP_PERFMON or `sysctl -w kernel.perf_event_paranoid=1` to include the kernel",
-		strings.Join(s.userOnly, ", "), perfevent.Paranoid())}
+	if len(s.noGuestFilter) > 0 {
+		notes = append(notes, fmt.Sprintf("%s counted with virtual machines' time included: its PMU cannot exclude guests",
+			strings.Join(s.noGuestFilter, ", ")))
+	}
+	return notes
 }
 
 func (s *kernelSession) Start() error {

@@ -289,3 +289,23 @@ func TestSessionCleanupOnFDLimit(t *testing.T) {
 		t.Errorf("%d counters left open: %v", len(open), open)
 	}
 }
+
+// TestSessionGuestFilterRetry: a PMU that refuses exclude_guest (msr) is retried without it,
+// as perf does, and the note says so (msr/tsc/ was <not supported> before).
+func TestSessionGuestFilterRetry(t *testing.T) {
+	sc := &scripted{}
+	open := func(name string, attr perfevent.Attr, pid, cpu int, leader Counter) (Counter, error) {
+		if attr.ExcludeGuest {
+			return nil, &perfevent.OpenError{Event: name, Err: perfevent.ErrInvalid}
+		}
+		return sc.open(name, attr, pid, cpu, leader)
+	}
+	evs := groupEvents([]string{"msr/tsc/"})
+	evs[0].Attr.ExcludeGuest = true
+	rs, s := begin(t, Kernel{Open: open}, systemReq(evs, 0))
+	notes := s.Notes()
+	s.Close()
+	if rs[0].Err != nil || len(notes) != 1 || !strings.Contains(notes[0], "msr/tsc/ counted with virtual machines' time included") {
+		t.Errorf("reading %+v notes %q", rs[0], notes)
+	}
+}
