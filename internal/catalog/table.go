@@ -171,6 +171,25 @@ func (t *Table) ByCode(code uint64) []Event {
 	return out
 }
 
+// ByConfig returns the events a raw perf_event_attr.config (pmc stat -e rNNN) counts on this
+// CPU: on x86 the config holds the event select (bits 0-7, AMD's extension in bits 32-35)
+// and the unit mask (bits 8-15), and both must match; elsewhere the config is the event code.
+// It also returns the config as the hardware reads it, in words.
+func (t *Table) ByConfig(config uint64) ([]Event, string) {
+	if t.Arch != "x86" {
+		return t.ByCode(config), fmt.Sprintf("event 0x%02x", config)
+	}
+	code := config&0xff | (config>>24)&0xf00
+	umask := config >> 8 & 0xff
+	var out []Event
+	for _, e := range t.events {
+		if e.Code == code && e.UMask == umask {
+			out = append(out, e)
+		}
+	}
+	return out, fmt.Sprintf("event 0x%02x, umask 0x%02x", code, umask)
+}
+
 // Generic returns what each generic perf name means on this CPU, keyed by canonical name.
 // Names the table does not mention are reported unsupported.
 func (t *Table) Generic() map[string]Mapping {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -81,20 +82,47 @@ func runExplain(w io.Writer, f *explainFlags, name string) error {
 		}
 	}
 	if code, ok := rawCode(name); ok {
-		for _, t := range tables {
-			if evs := t.ByCode(code); len(evs) > 0 {
-				for i, ev := range evs {
-					if i > 0 {
-						fmt.Fprintln(w)
-					}
-					explainEvent(w, m, t, ev)
-				}
-				return nil
-			}
-		}
-		return fmt.Errorf("no event 0x%x in table %s; pmc list --cpu %s table lists its events", code, tables[0].Name, tables[0].Name)
+		return explainRaw(w, m, tables, name, code)
 	}
 	return fmt.Errorf("unknown event %q for %s%s; pmc list shows every name", name, tables[0].Name, suggest(tables[0], name))
+}
+
+// explainRaw explains r03 (a raw config, decoded as the hardware reads it: event and unit mask
+// on x86) or 0x03 (an event code, with every unit mask).
+func explainRaw(w io.Writer, m *host.Machine, tables []*catalog.Table, name string, code uint64) error {
+	isConfig := strings.HasPrefix(strings.ToLower(strings.TrimSpace(name)), "r")
+	var decoded string
+	for _, t := range tables {
+		evs := t.ByCode(code)
+		if isConfig {
+			evs, decoded = t.ByConfig(code)
+		}
+		if len(evs) == 0 {
+			continue
+		}
+		for i, ev := range evs {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			explainEvent(w, m, t, ev)
+		}
+		return nil
+	}
+	t := tables[0]
+	if !isConfig {
+		return fmt.Errorf("no event 0x%x in table %s; pmc list --cpu %s table lists its events", code, t.Name, t.Name)
+	}
+	msg := fmt.Sprintf("no event in table %s counts %s (config 0x%x, %s)", t.Name, name, code, decoded)
+	if t.Arch == "x86" {
+		var others []string
+		for _, ev := range t.ByCode(code&0xff | (code>>24)&0xf00) {
+			others = append(others, fmt.Sprintf("%s (r%x)", ev.Name, ev.Config(t.Arch)))
+		}
+		if len(others) > 0 {
+			msg += "; the same event with a unit mask: " + strings.Join(others, ", ")
+		}
+	}
+	return errors.New(msg)
 }
 
 // explainSysfs handles PMU/event/ names from sysfs and SUBSYSTEM:NAME tracepoints.

@@ -83,13 +83,31 @@ func TestExplainErrors(t *testing.T) {
 	}{
 		{[]string{"explain", "l1d_cache_rfill"}, "unknown event"},
 		{[]string{"explain", "refill"}, "did you mean"},
-		{[]string{"explain", "r77777"}, "no event 0x77777 in table cortex-a57"},
+		{[]string{"explain", "r77777"}, "no event in table cortex-a57 counts r77777 (config 0x77777, event 0x77777)"},
 		{[]string{"explain", "cycles", "--cpu", "pentium"}, "unknown --cpu"},
 		{[]string{"explain"}, "accepts 1 arg"},
 	} {
 		_, errs, code := runPMC(tc.args...)
 		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q, want one line with %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// TestExplainRawX86: a raw x86 config is decoded as the hardware reads it (event select and
+// unit mask): r03 on Zen 3 is event 0x03 with umask 0, which no event of the table is (it used
+// to name fp_ret_sse_avx_ops.all, umask 0xff); rff03 is that event; r013c on Intel is
+// CPU_CLK_UNHALTED.REF_XCLK (it found nothing).
+func TestExplainRawX86(t *testing.T) {
+	for _, c := range []struct{ args, want string }{
+		{"r03 --cpu zen3", "no event in table amd-zen3 counts r03 (config 0x3, event 0x03, umask 0x00); the same event with a unit mask: fp_ret_sse_avx_ops.all (rff03)"},
+		{"rff03 --cpu zen3", "fp_ret_sse_avx_ops.all on amd-zen3"},
+		{"r013c --cpu intel-arch", "CPU_CLK_UNHALTED.REF_XCLK on intel-arch"},
+		{"r03 --cpu cortex-a7", "L1D_CACHE_REFILL on cortex-a7"},
+	} {
+		out, errs, _ := runPMC(append([]string{"explain"}, strings.Fields(c.args)...)...)
+		if !strings.Contains(out+errs, c.want) {
+			t.Errorf("explain %s:\n%s%s", c.args, out, errs)
 		}
 	}
 }
