@@ -465,6 +465,11 @@ func TestUnprivileged(t *testing.T) {
 	if paranoid >= 2 && !note || paranoid < 2 && note {
 		t.Errorf("paranoid %d: user-space-only note shown = %v:\n%s", paranoid, note, out)
 	}
+	// Another user's process: the cause is ptrace access, not perf_event_paranoid.
+	out, code = asNobody("stat", "-p", "1", "-e", "task-clock", "--duration", "100ms")
+	if code != 1 || !strings.Contains(out, "process 1 belongs to uid 0: counting another user's process needs ptrace access") {
+		t.Errorf("attach to init as nobody: exit %d:\n%s", code, out)
+	}
 	if paranoid >= 1 {
 		out, code = asNobody("stat", "-a", "-e", "cpu-clock", "--duration", "10ms")
 		if code != 1 || !strings.Contains(out, "sysctl -w kernel.perf_event_paranoid") || strings.Count(strings.TrimSpace(out), "\n") != 0 {

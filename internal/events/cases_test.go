@@ -3,11 +3,12 @@ package events
 import (
 	"bufio"
 	"fmt"
-	"github.com/pmc-tools/pmc/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/golden"
 
 	"github.com/pmc-tools/pmc/internal/pmu"
 )

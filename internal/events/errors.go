@@ -13,6 +13,7 @@ var (
 	ErrUnknownField = errors.New("unknown format field")
 	ErrValue        = errors.New("bad value")
 	ErrUnsupported  = errors.New("not supported")
+	ErrPermission   = errors.New("permission denied")
 )
 
 // SyntaxError is a Parse error with its position in the input.
@@ -23,7 +24,32 @@ type SyntaxError struct {
 }
 
 func (e *SyntaxError) Error() string {
-	return fmt.Sprintf("event syntax error at column %d of %q: %s", e.Pos+1, e.Input, e.Msg)
+	return fmt.Sprintf("event syntax error at column %d of %s: %s", e.Pos+1, excerpt(e.Input, e.Pos), e.Msg)
+}
+
+// excerptWidth is how much of an event list an error quotes on each side of the problem.
+const excerptWidth = 40
+
+// excerpt quotes s around byte pos, eliding what lies further than excerptWidth away: a
+// 100 KB event list must not come back whole in a one-line error.
+func excerpt(s string, pos int) string {
+	lo, hi := max(pos-excerptWidth, 0), min(pos+excerptWidth, len(s))
+	q := fmt.Sprintf("%q", s[lo:hi])
+	if lo > 0 {
+		q = "..." + q
+	}
+	if hi < len(s) {
+		q += fmt.Sprintf("... (%d bytes)", len(s))
+	}
+	return q
+}
+
+// Short quotes a name for an error: whole when short, its start and length when long.
+func Short(name string) string {
+	if len(name) <= 2*excerptWidth {
+		return fmt.Sprintf("%q", name)
+	}
+	return excerpt(name, excerptWidth)
 }
 
 // Unwrap makes errors.Is(err, ErrSyntax) true.

@@ -11,9 +11,9 @@ type Class int
 
 const (
 	Software Class = iota + 1 // counted by the kernel, no PMU counter (PERF_TYPE_SOFTWARE)
-	Hardware                 // generic hardware events (PERF_TYPE_HARDWARE)
-	Cache                    // generic cache events (PERF_TYPE_HW_CACHE)
-	Tool                     // perf's tool events: not counters, pmc measures them itself
+	Hardware                  // generic hardware events (PERF_TYPE_HARDWARE)
+	Cache                     // generic cache events (PERF_TYPE_HW_CACHE)
+	Tool                      // perf's tool events: not counters, pmc measures them itself
 )
 
 // Symbol is one of perf's symbolic event names. This table is pmc's one list of them: the

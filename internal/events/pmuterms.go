@@ -21,7 +21,7 @@ func (r *resolver) pmuEvent(spec EventSpec) (resolved, error) {
 		if have == "" {
 			have = "none"
 		}
-		return resolved{}, r.errAt(spec, errf(ErrUnknownPMU, "pmu %q not found (have: %s)", spec.Name, have).hint(didYouMean(spec.Name, names)))
+		return resolved{}, r.errAt(spec, errf(ErrUnknownPMU, "pmu %s not found (have: %s)", Short(spec.Name), have).hint(didYouMean(spec.Name, names)))
 	}
 	return r.pmuTerms(spec, p, spec.Terms)
 }
@@ -57,7 +57,7 @@ func (r *resolver) applyTerms(spec EventSpec, p *pmu.PMU, terms []Term, e *resol
 		if t.HasValue {
 			n, ok := parseNumber(t.Value)
 			if !ok {
-				return errf(ErrValue, "bad value %q for term %q of pmu %s (want a decimal or 0x-hex number)", t.Value, key, p.Name)
+				return errf(ErrValue, "bad value %s for term %s of pmu %s (want a decimal or 0x-hex number)", Short(t.Value), Short(key), p.Name)
 			}
 			v = n
 		}
@@ -126,9 +126,14 @@ func aliasTerms(a pmu.Alias) ([]Term, error) {
 // unknownTerm explains a term that is neither a config word, a format field nor a sysfs event.
 func unknownTerm(p *pmu.PMU, t Term) error {
 	formats := append(p.FormatNames(), "config", "config1", "config2", "config3")
+	if t.HasValue && len(p.Formats) == 0 {
+		// No format folder: only the raw attr words exist, and the message says so.
+		return errf(ErrUnknownField, "pmu %s has no format fields: give its event by name (pmc list %s) or as config=N",
+			p.Name, p.Name).hint(didYouMean(t.Key, formats))
+	}
 	if t.HasValue {
-		return errf(ErrUnknownField, "format field %q not in %s/format (have: %s)",
-			t.Key, p.Name, strings.Join(formats, ", ")).hint(didYouMean(t.Key, formats))
+		return errf(ErrUnknownField, "format field %s not in %s/format (have: %s)",
+			Short(t.Key), p.Name, strings.Join(formats, ", ")).hint(didYouMean(t.Key, formats))
 	}
 	known := append(p.EventNames(), formats...)
 	events := "none"
@@ -138,6 +143,6 @@ func unknownTerm(p *pmu.PMU, t Term) error {
 	if len(p.Events) > 12 {
 		events = strings.Join(p.EventNames()[:12], ", ") + ", ..."
 	}
-	return errf(ErrUnknownField, "%q is neither a sysfs event nor a format field of pmu %s (events: %s)",
-		t.Key, p.Name, events).hint(didYouMean(t.Key, known))
+	return errf(ErrUnknownField, "%s is neither a sysfs event nor a format field of pmu %s (events: %s)",
+		Short(t.Key), p.Name, events).hint(didYouMean(t.Key, known))
 }

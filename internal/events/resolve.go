@@ -191,8 +191,8 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 	}
 	if c, ok, badOp := parseCache(name); ok {
 		if badOp {
-			return nil, r.errAt(spec, errf(ErrUnsupported, "cache event %q: %s does not support %s",
-				name, cacheTypes[c.typ][0], opWord(name, c)))
+			return nil, r.errAt(spec, errf(ErrUnsupported, "cache event %s: %s does not support %s",
+				Short(name), cacheTypes[c.typ][0], opWord(name, c)))
 		}
 		e := resolved{Event: Event{Attr: pe.Attr{Type: pe.TypeHWCache, Config: c.config()}, Resolved: c.name()}}
 		e.PMU = r.pmuName(pe.TypeHWCache)
@@ -201,7 +201,7 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 	if rawRE.MatchString(name) {
 		cfg, ok := parseNumber("0x" + name[1:])
 		if !ok {
-			return nil, r.errAt(spec, errf(ErrValue, "raw event %q does not fit in 64 bits", name))
+			return nil, r.errAt(spec, errf(ErrValue, "raw event %s does not fit in 64 bits", Short(name)))
 		}
 		e := resolved{Event: Event{Attr: pe.Attr{Type: pe.TypeRaw, Config: cfg}, Resolved: fmt.Sprintf("r%x", cfg)}}
 		e.PMU = r.pmuName(pe.TypeRaw)
@@ -216,7 +216,7 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 	if e, ok := r.table(name); ok {
 		return []resolved{e}, nil
 	}
-	return nil, r.errAt(spec, errf(ErrUnknownEvent, "unknown event %q", name).hint(didYouMean(name, r.knownNames())))
+	return nil, r.errAt(spec, errf(ErrUnknownEvent, "unknown event %s", Short(name)).hint(didYouMean(name, r.knownNames())))
 }
 
 // opWord recovers the op word the user wrote, for the error message.

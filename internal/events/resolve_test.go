@@ -2,6 +2,7 @@ package events
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"strings"
 	"testing"
@@ -41,7 +42,7 @@ func TestResolveErrors(t *testing.T) {
 		{"cpu/umsk=1/", "x86_64-intel-skylake", ErrUnknownField, `format field "umsk" not in cpu/format (have: any, cmask, edge, event, frontend, in_tx, in_tx_cp, inv, ldlat, offcore_rsp, pc, umask, config, config1, config2, config3) (did you mean: umask?)`},
 		{"cpu/instret/", "x86_64-intel-skylake", ErrUnknownField, `"instret" is neither a sysfs event nor a format field of pmu cpu`},
 		{"armv8_pmuv3_0/inst_retird/", "arm64-cortex-a57-qemu", ErrUnknownField, `(did you mean: inst_retired?)`},
-		{"software/event=1/", "x86_64-kvm-epyc", ErrUnknownField, `format field "event" not in software/format (have: config, config1, config2, config3)`},
+		{"software/event=1/", "x86_64-kvm-epyc", ErrUnknownField, `pmu software has no format fields: give its event by name (pmc list software) or as config=N`},
 		{"cpu/event=0x100/", "x86_64-intel-skylake", ErrValue, `event=0x100 does not fit in cpu/format/event (config:0-7, max 0xff)`},
 		{"cpu/inv=2/", "x86_64-intel-skylake", ErrValue, `inv=0x2 does not fit`},
 		{"armv8_pmuv3_0/event=0x10000/", "arm64-cortex-a57-qemu", ErrValue, `max 0xffff`},
@@ -205,5 +206,26 @@ func TestDistance(t *testing.T) {
 	}
 	if got := distance("abcdef", "uvwxyz", 2); got != 3 {
 		t.Errorf("bounded distance = %d, want limit+1", got)
+	}
+}
+
+// deniedFS refuses every file, as tracefs mounted with mode 700 does to an unprivileged user.
+type deniedFS struct{}
+
+func (deniedFS) Open(name string) (fs.File, error) {
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrPermission}
+}
+
+// TestTracepointCauses: an unreadable tracefs is a permission problem with perf's remedy
+// (it said "not found in tracefs"), an empty one is not mounted.
+func TestTracepointCauses(t *testing.T) {
+	specs, _ := Parse("sched:sched_switch")
+	_, err := Resolve(specs, &pmu.System{PMUs: map[string]*pmu.PMU{}}, deniedFS{}, Options{})
+	if !errors.Is(err, ErrPermission) || !strings.Contains(err.Error(), "mount -o remount,mode=755 /sys/kernel/tracing") {
+		t.Errorf("unreadable tracefs: %v", err)
+	}
+	_, err = Resolve(specs, &pmu.System{PMUs: map[string]*pmu.PMU{}}, fstest.MapFS{}, Options{})
+	if !strings.Contains(err.Error(), "tracefs is not mounted") {
+		t.Errorf("no tracefs: %v", err)
 	}
 }

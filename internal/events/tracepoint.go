@@ -2,6 +2,8 @@ package events
 
 import (
 	"cmp"
+	"errors"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -21,8 +23,8 @@ func (r *resolver) tracepoint(spec EventSpec) ([]resolved, error) {
 	_, sym := lookupSymbol(spec.Name)
 	_, cache, _ := parseCache(spec.Name)
 	if sym || cache || rawRE.MatchString(spec.Name) {
-		return nil, r.errAt(spec, errf(ErrSyntax, "bad modifier %q after event %q (modifiers: %s)",
-			spec.Event, spec.Name, modifierChars))
+		return nil, r.errAt(spec, errf(ErrSyntax, "bad modifier %s after event %s (modifiers: %s)",
+			Short(spec.Event), Short(spec.Name), modifierChars))
 	}
 	if spec.Name == "mem" {
 		return nil, r.errAt(spec, errf(ErrUnsupported, "breakpoint event %q: pmc does not support mem:ADDR events", full))
@@ -34,6 +36,13 @@ func (r *resolver) tracepoint(spec EventSpec) ([]resolved, error) {
 		return r.tracepointGlob(spec)
 	}
 	id, err := pmu.TracepointID(r.tp, spec.Name, spec.Event)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, r.errAt(spec, errf(ErrPermission, "tracepoint %s: permission denied reading tracefs (/sys/kernel/tracing): "+
+			"run as root, or let others read it: `mount -o remount,mode=755 /sys/kernel/tracing`", Short(full)))
+	}
+	if err != nil && len(pmu.TracepointNames(r.tp, "")) == 0 {
+		return nil, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %s: tracefs is not mounted: `mount -t tracefs nodev /sys/kernel/tracing`", Short(full)))
+	}
 	if err != nil {
 		known := pmu.TracepointNames(r.tp, spec.Name)
 		for i, n := range known {
@@ -46,7 +55,7 @@ func (r *resolver) tracepoint(spec EventSpec) ([]resolved, error) {
 				}
 			}
 		}
-		return nil, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %q not found in tracefs", full).hint(didYouMean(full, known)))
+		return nil, r.errAt(spec, errf(ErrUnknownEvent, "tracepoint %s not found in tracefs", Short(full)).hint(didYouMean(full, known)))
 	}
 	return []resolved{tracepointEvent(spec.Name, spec.Event, id, false, "")}, nil
 }
@@ -68,7 +77,7 @@ func tracepointEvent(subsys, name string, id uint64, glob bool, mods string) res
 func (r *resolver) tracepointGlob(spec EventSpec) ([]resolved, error) {
 	full := spec.Name + ":" + spec.Event
 	if _, err := path.Match(full, ""); err != nil {
-		return nil, r.errAt(spec, errf(ErrSyntax, "bad tracepoint pattern %q", full))
+		return nil, r.errAt(spec, errf(ErrSyntax, "bad tracepoint pattern %s", Short(full)))
 	}
 	var evs []resolved
 	for _, s := range pmu.TracepointNames(r.tp, "") {
@@ -90,7 +99,7 @@ func (r *resolver) tracepointGlob(spec EventSpec) ([]resolved, error) {
 		}
 	}
 	if len(evs) == 0 {
-		return nil, r.errAt(spec, errf(ErrUnknownEvent, "no tracepoint matches %q", full))
+		return nil, r.errAt(spec, errf(ErrUnknownEvent, "no tracepoint matches %s", Short(full)))
 	}
 	slices.SortStableFunc(evs, func(a, b resolved) int { return cmp.Compare(a.Attr.Config, b.Attr.Config) })
 	return evs, nil

@@ -360,3 +360,16 @@ func TestWithoutPidfd(t *testing.T) {
 		t.Errorf("after Kill: status %d, want 137", st.ExitCode())
 	}
 }
+
+// TestBadInterpreter: a script whose #! program does not exist is reported as such (it said
+// "command not found", although the script is there), with bash 5.2's status 127.
+func TestBadInterpreter(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "s")
+	os.WriteFile(script, []byte("#!/nonexistent/sh\necho hi\n"), 0o755)
+	st := run(t, Cmd{Args: []string{script}})
+	var e *ExecError
+	if !errors.As(st.ExecErr, &e) || e.Interpreter != "/nonexistent/sh" || st.ExitCode() != 127 ||
+		!strings.Contains(e.Error(), "bad interpreter /nonexistent/sh") {
+		t.Errorf("status %d, err %v", st.ExitCode(), st.ExecErr)
+	}
+}

@@ -26,9 +26,15 @@ type ExecError struct {
 	Name string // as given, e.g. "foo" or "./foo"
 	Path string // the file that was tried; "" when nothing was found
 	Err  error  // ErrNotFound or a unix.Errno: EACCES, EISDIR, ENOEXEC, ENOENT...
+	// Interpreter is the #! line's program when the file exists but that program does not:
+	// execve reports ENOENT (exit status 127, as bash 5.2's "required file not found").
+	Interpreter string
 }
 
 func (e *ExecError) Error() string {
+	if e.Interpreter != "" {
+		return "cannot execute " + e.Name + ": bad interpreter " + e.Interpreter + ": " + e.Err.Error()
+	}
 	if e.ExitCode() == StatusNotFound {
 		return "command not found: " + e.Name
 	}
@@ -121,4 +127,25 @@ func checkExec(path string) error {
 		return err
 	}
 	return nil
+}
+
+// interpreter is the program of path's #! line, when path exists and starts with one.
+func interpreter(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var buf [256]byte
+	n, _ := f.Read(buf[:])
+	line, _, _ := strings.Cut(string(buf[:n]), "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	f2 := strings.Fields(rest)
+	if len(f2) == 0 {
+		return ""
+	}
+	return f2[0]
 }

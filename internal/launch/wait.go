@@ -159,7 +159,12 @@ func (ch *Child) applyRecords(st *Status) {
 		st.Elapsed = ch.endMono - r.execAt
 	}
 	if r.errno != 0 {
-		st.ExecErr = &ExecError{Name: ch.name, Path: ch.path, Err: r.errno}
+		e := &ExecError{Name: ch.name, Path: ch.path, Err: r.errno}
+		if r.errno == unix.ENOENT {
+			// The file was there when LookPath checked it: the missing one is its interpreter.
+			e.Interpreter = interpreter(ch.path)
+		}
+		st.ExecErr = e
 	}
 }
 

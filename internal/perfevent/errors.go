@@ -34,7 +34,10 @@ type OpenError struct {
 }
 
 func (e *OpenError) Error() string {
-	msg := fmt.Sprintf("opening %q: %v (%v)", e.Event, e.Err, e.Errno)
+	msg := fmt.Sprintf("opening %q: %v", e.Event, e.Err)
+	if name := unix.ErrnoName(e.Errno); name != "" {
+		msg += " (" + name + ")" // the errno's name, not its text: that repeated the sentinel's
+	}
 	if hint := Hint(e.Err); hint != "" {
 		msg += ": " + hint
 	}

@@ -37,7 +37,7 @@ func TracepointID(fsys fs.FS, subsys, name string) (uint64, error) {
 		}
 		return id, nil
 	}
-	return 0, fmt.Errorf("%w: %s:%s (%v)", ErrNoTracepoint, subsys, name, firstErr)
+	return 0, fmt.Errorf("%w: %s:%s (%w)", ErrNoTracepoint, subsys, name, firstErr)
 }
 
 // TracepointNames lists the tracepoints of subsys (or the subsystems when subsys is ""), from

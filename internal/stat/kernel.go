@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -17,9 +18,13 @@ import (
 
 // Kernel is the Backend that counts with perf_event_open(2).
 type Kernel struct {
-	// Threads lists the thread ids of a process (attach mode). Defaults to /proc/PID/task.
+	// Threads lists the thread ids of a process (attach mode). Defaults to the machine's.
 	Threads func(pid int) ([]int, error)
-	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to sysfs.
+	// Process gives a process's state letter and owner's uid (attach mode): a zombie has
+	// nothing to count, and another user's process is refused for ptrace reasons, not
+	// perf_event_paranoid. Defaults to the machine's.
+	Process func(pid int) (state byte, uid int, err error)
+	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to the machine's.
 	OnlineCPUs func() ([]int, error)
 	// Open opens one event. Defaults to perfevent.Open; tests script the kernel's answers
 	// (an errno per event and target) to exercise the session's own logic on any machine.
@@ -53,7 +58,9 @@ func openKernel(name string, attr perfevent.Attr, pid, cpu int, leader Counter) 
 
 func (Kernel) Name() string { return "perf_event" }
 
-type target struct{ pid, cpu int }
+// target is where a counter is opened: a task (pid, any CPU) or a CPU (all tasks); owner is
+// the attached process a thread belongs to.
+type target struct{ pid, cpu, owner int }
 
 // slot is one event on one target. Members of a group read through their leader's slot.
 type slot struct {
@@ -86,10 +93,11 @@ type kernelSession struct {
 	// noGuestFilter: events counted without exclude_guest, which their PMU refused.
 	noGuestFilter []string
 	openFn        Opener
+	kernel        Kernel
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
-	s := &kernelSession{req: req, done: make(chan struct{}), openFn: k.Open}
+	s := &kernelSession{req: req, done: make(chan struct{}), openFn: k.Open, kernel: k}
 	if s.openFn == nil {
 		s.openFn = openKernel
 	}
@@ -146,18 +154,24 @@ func (s *kernelSession) watchExits(pids []int) {
 func (k Kernel) targets(req *Request) ([]target, error) {
 	switch req.Mode {
 	case Attach:
-		threads := k.Threads
+		threads, process := k.Threads, k.Process
 		if threads == nil {
-			threads = procThreads
+			threads = host.Live().Threads
+		}
+		if process == nil {
+			process = host.Live().Process
 		}
 		var ts []target
 		for _, pid := range req.PIDs {
+			if state, _, err := process(pid); err == nil && state == 'Z' {
+				return nil, fmt.Errorf("process %d has exited (a zombie its parent has not reaped): nothing is left to count", pid)
+			}
 			tids, err := threads(pid)
 			if err != nil {
 				return nil, fmt.Errorf("process %d: %w", pid, err)
 			}
 			for _, tid := range tids {
-				ts = append(ts, target{pid: tid, cpu: perfevent.AnyCPU})
+				ts = append(ts, target{pid: tid, cpu: perfevent.AnyCPU, owner: pid})
 			}
 		}
 		return ts, nil
@@ -166,7 +180,7 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 		if len(cpus) == 0 {
 			online := k.OnlineCPUs
 			if online == nil {
-				online = onlineCPUs
+				online = func() ([]int, error) { return host.Live().PMUs.Online, nil }
 			}
 			var err error
 			if cpus, err = online(); err != nil {
@@ -180,6 +194,22 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 		return ts, nil
 	}
 	return nil, nil // launch: the child's pid is known only after Start
+}
+
+// otherUser explains a refused attach to a process of another user: the kernel checks
+// ptrace access to the task, which perf_event_paranoid does not change. nil when that is
+// not the cause (the process is ours, or pmc runs as root).
+func (k Kernel) otherUser(pid int) error {
+	process := k.Process
+	if process == nil {
+		process = host.Live().Process
+	}
+	_, uid, err := process(pid)
+	if err != nil || uid < 0 || uid == os.Geteuid() || os.Geteuid() == 0 {
+		return nil
+	}
+	return fmt.Errorf("process %d belongs to uid %d: counting another user's process needs ptrace access to it "+
+		"(CAP_PERFMON or CAP_SYS_PTRACE, kernel.yama.ptrace_scope); run pmc as that user or as root", pid, uid)
 }
 
 // open opens every event on every target, group by group. Every counter opened belongs to
@@ -229,6 +259,11 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 		case err == nil:
 			sl.c = c
 		case errors.Is(err, perfevent.ErrPermission) || errors.Is(err, perfevent.ErrTooManyFiles):
+			if t.owner > 0 && errors.Is(err, perfevent.ErrPermission) {
+				if why := s.kernel.otherUser(t.owner); why != nil {
+					err = why
+				}
+			}
 			sl.err = err
 			return err
 		case e > i && errors.Is(err, perfevent.ErrInvalid):

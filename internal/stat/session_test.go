@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -307,5 +308,32 @@ func TestSessionGuestFilterRetry(t *testing.T) {
 	s.Close()
 	if rs[0].Err != nil || len(notes) != 1 || !strings.Contains(notes[0], "msr/tsc/ counted with virtual machines' time included") {
 		t.Errorf("reading %+v notes %q", rs[0], notes)
+	}
+}
+
+// TestSessionAttachCauses: attaching to a zombie says there is nothing left to count (it
+// printed <not supported> and exited 0), and a permission refusal for another user's process
+// names ptrace access, not perf_event_paranoid (which was already permissive enough).
+func TestSessionAttachCauses(t *testing.T) {
+	sc := &scripted{refuse: map[string]error{"task-clock@77/-1": perfevent.ErrPermission}}
+	k := Kernel{Open: sc.open,
+		Threads: func(pid int) ([]int, error) { return []int{pid}, nil },
+		Process: func(pid int) (byte, int, error) {
+			if pid == 66 {
+				return 'Z', 0, nil
+			}
+			return 'S', 4321, nil
+		}}
+	req := &Request{Mode: Attach, PIDs: []int{66}, Events: groupEvents([]string{"task-clock"}), Repeat: 1}
+	if _, err := k.Begin(context.Background(), req, 0); err == nil || !strings.Contains(err.Error(), "process 66 has exited (a zombie") {
+		t.Errorf("zombie: %v", err)
+	}
+	req.PIDs = []int{77}
+	_, err := k.Begin(context.Background(), req, 0)
+	if os.Geteuid() != 4321 && os.Geteuid() != 0 && (err == nil || !strings.Contains(err.Error(), "belongs to uid 4321: counting another user's process needs ptrace access")) {
+		t.Errorf("another user's process: %v", err)
+	}
+	if err == nil {
+		t.Error("a refused attach succeeded")
 	}
 }

@@ -91,5 +91,8 @@ const (
 	TIOCSPTLCK    = linux.TIOCSPTLCK
 )
 
+// ErrnoName is the symbolic name of an errno ("EACCES"), "" when it has none.
+func ErrnoName(e Errno) string { return linux.ErrnoName(e) }
+
 // SignalName is the kernel's name of a signal ("SIGINT"), "" when it has none.
 func SignalName(s Signal) string { return linux.SignalName(s) }
