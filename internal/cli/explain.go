@@ -31,6 +31,9 @@ where the name misleads (two names on one event, speculative counts, different m
 other CPUs).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := noEmpty(cmd, "cpu", "event-file"); err != nil {
+				return err
+			}
 			return runExplain(e.stdout, f, args[0])
 		},
 	}

@@ -185,3 +185,48 @@ func TestMSRTSC(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, stderr.String())
 	}
 }
+
+// TestEmptyAndNegativeValues: flags given an empty, zero or negative value are refused in
+// one line instead of meaning "not given" (-e ” counted the default set, --duration 0 ran
+// until killed).
+func TestEmptyAndNegativeValues(t *testing.T) {
+	for _, args := range [][]string{
+		{"stat", "-e", "", "--", "true"}, {"stat", "-e", "task-clock", "-e", " ", "--", "true"},
+		{"stat", "-x", "", "--", "true"}, {"stat", "-o", "", "--", "true"}, {"stat", "--report=", "--", "true"},
+		{"stat", "-M", "", "--", "true"}, {"stat", "--metric-group", "", "--", "true"},
+		{"stat", "--metrics-file", "", "--", "true"}, {"stat", "-p", ""}, {"stat", "-C", "", "--", "true"},
+		{"stat", "--duration", "0", "--", "true"}, {"stat", "--duration", "-1s", "--", "true"},
+		{"stat", "-I", "100", "--interval-count", "-1", "--", "true"},
+		{"list", "--cpu", ""}, {"explain", "--cpu", "", "cycles"},
+	} {
+		_, errs, code := runPMC(args...)
+		if code != 1 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || !strings.HasPrefix(errs, "pmc: ") {
+			t.Errorf("%q: exit %d, %q", args, code, errs)
+		}
+	}
+}
+
+// TestJSONAppendIsJSONLines: --json -o FILE --append adds one document per line, which
+// pmc show reads back (it wrote concatenated indented documents).
+func TestJSONAppendIsJSONLines(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "runs.jsonl")
+	for i := 0; i < 3; i++ {
+		if _, errs, code := runPMC("stat", "--fake", "testdata/fake/pmu.json", "--json", "-o", out, "--append", "--", "./x"); code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+	}
+	data, _ := os.ReadFile(out)
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	n := 0
+	for _, l := range lines {
+		var r result.Stat
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.Schema != result.SchemaVersion {
+			t.Fatalf("line is not a document: %v\n%s", err, l)
+		}
+		n++
+	}
+	shown, errs, code := runPMC("show", out)
+	if n != 3 || code != 0 || strings.Count(shown, "Performance counter stats") != 3 {
+		t.Errorf("%d lines; pmc show exit %d (%s):\n%s", n, code, errs, shown)
+	}
+}

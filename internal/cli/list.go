@@ -63,6 +63,9 @@ cannot be counted here say so. PATTERN is a substring or glob (cache-*, *tlb*), 
 sw, hw, cache, pmu, tracepoint, table.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := noEmpty(cmd, "cpu", "event-file"); err != nil {
+				return err
+			}
 			pattern := ""
 			if len(args) == 1 {
 				pattern = args[0]
@@ -76,6 +79,17 @@ sw, hw, cache, pmu, tracepoint, table.`,
 	fl.StringVar(&f.cpu, "cpu", "", "use this CPU's table instead of the detected one (pmc list --cpu help lists them)")
 	fl.StringVar(&f.eventFile, "event-file", "", "also read events from a pmu-events or Intel perfmon JSON file or directory")
 	return cmd
+}
+
+// noEmpty rejects the named flags when given with an empty value ("--cpu ”" would mean
+// "this CPU").
+func noEmpty(cmd *cobra.Command, names ...string) error {
+	for _, n := range names {
+		if f := cmd.Flags().Lookup(n); f != nil && f.Changed && strings.TrimSpace(f.Value.String()) == "" {
+			return fmt.Errorf("--%s: give a value (an empty one means nothing)", n)
+		}
+	}
+	return nil
 }
 
 // listMachine is the machine pmc list and explain describe: this one with its CPU's table

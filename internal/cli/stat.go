@@ -42,7 +42,39 @@ type statFlags struct {
 	dryRun        bool
 	duration      time.Duration
 	fake          string
-	metric        metricFlags // -M, --metric-group, --metrics-file, --metric-only, --report
+	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
+	changed       func(name string) bool // whether a flag was given (even with an empty value)
+}
+
+// emptyValues rejects flags given with an empty value, which would otherwise mean "not
+// given": `-e ”` counted perf's default set (perf: a syntax error), `-o ”` wrote to stderr.
+func (f *statFlags) emptyValues() error {
+	if f.changed == nil {
+		return nil
+	}
+	for _, c := range []struct {
+		flag, value, what string
+	}{
+		{"event", strings.Join(f.events, ""), "-e: name at least one event"},
+		{"field-separator", f.sep, "-x: give the separator character, e.g. -x ,"},
+		{"output", f.output, "-o: name a file"},
+		{"report", f.metric.report, "--report=FILE: name a file, or give --report alone for " + defaultReportFile},
+		{"metrics", strings.Join(f.metric.metrics, ""), "-M: name at least one metric or group (pmc stat --list-metrics)"},
+		{"metric-group", strings.Join(f.metric.groups, ""), "--metric-group: name at least one group (pmc stat --list-metrics)"},
+		{"metrics-file", f.metric.file, "--metrics-file: name a file"},
+		{"pid", f.pids, "-p: give the process ids, e.g. -p 1234,5678"},
+		{"cpu", f.cpus, "-C: give the CPUs, e.g. -C 0-3"},
+	} {
+		if f.changed(c.flag) && strings.TrimSpace(c.value) == "" {
+			return errors.New(c.what)
+		}
+	}
+	for _, ev := range f.events {
+		if strings.TrimSpace(ev) == "" {
+			return errors.New("-e '': name at least one event (an empty -e is not perf's default set)")
+		}
+	}
+	return nil
 }
 
 func newStatCmd(e *env) *cobra.Command {
@@ -56,6 +88,7 @@ Multiplexed counts are scaled by time_enabled/time_running and the running share
 an event that never ran is <not counted>, never 0. pmc exits with the command's status.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			f.changed = cmd.Flags().Changed
 			return runStat(cmd.Context(), e, f, args)
 		},
 	}
@@ -93,7 +126,14 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 		PerCPU: f.noAggr, Duration: f.duration, IntervalCount: f.intervalCount,
 		Stdin: stdio[0], Stdout: stdio[1], Stderr: stdio[2],
 	}
+	if err := f.emptyValues(); err != nil {
+		return nil, err
+	}
 	switch {
+	case f.changed != nil && f.changed("duration") && f.duration <= 0:
+		return nil, fmt.Errorf("--duration %v: give a positive time, e.g. --duration 5s", f.duration)
+	case f.intervalCount < 0:
+		return nil, fmt.Errorf("--interval-count %d: give a positive count", f.intervalCount)
 	case f.repeat < 1:
 		return nil, fmt.Errorf("-r %d: the repeat count must be at least 1", f.repeat)
 	case f.warmup < 0:
