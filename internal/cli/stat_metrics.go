@@ -220,7 +220,17 @@ func (p *metricPlan) result(res *result.Stat) []result.Metric {
 	out := p.set.Compute(res, p.names, p.opt)
 	skip := p.opt
 	skip.SkipMissing = true
-	return append(out, valid(p.set.Compute(res, p.defaults, skip))...)
+	out = append(out, valid(p.set.Compute(res, p.defaults, skip))...)
+	return append(out, metrics.Rates(summaryCounts(res), res.ElapsedSec, out)...)
+}
+
+// summaryCounts is the summary as counts (their means), what metrics.Rates reads.
+func summaryCounts(res *result.Stat) []result.Count {
+	out := make([]result.Count, len(res.Summary))
+	for i, s := range res.Summary {
+		out[i] = result.Count{Event: s.Event, CPU: s.CPU, Status: s.Status, Scaled: s.Mean, Encoding: s.Encoding}
+	}
+	return out
 }
 
 // interval computes the plan's metrics over one interval's deltas lasting sec seconds.
@@ -231,5 +241,6 @@ func (p *metricPlan) interval(counts []result.Count, sec float64) []result.Metri
 	out := p.set.ComputeCounts(counts, sec, p.names, p.opt)
 	skip := p.opt
 	skip.SkipMissing = true
-	return append(out, valid(p.set.ComputeCounts(counts, sec, p.defaults, skip))...)
+	out = append(out, valid(p.set.ComputeCounts(counts, sec, p.defaults, skip))...)
+	return append(out, metrics.Rates(counts, sec, out)...)
 }
