@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -228,5 +229,37 @@ func TestJSONAppendIsJSONLines(t *testing.T) {
 	shown, errs, code := runPMC("show", out)
 	if n != 3 || code != 0 || strings.Count(shown, "Performance counter stats") != 3 {
 		t.Errorf("%d lines; pmc show exit %d (%s):\n%s", n, code, errs, shown)
+	}
+}
+
+// TestSystemWideLayout: perf's layout where pmc claims it: -a's default set counts
+// cpu-clock, -a -A prints each event on every CPU in turn, and -C names only online CPUs
+// (-C 0-99 on a 2-CPU machine counted 2 and said "CPU(s) 0-99").
+func TestSystemWideLayout(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("system-wide counting needs root (or perf_event_paranoid 0)")
+	}
+	r, code := pmcJSON(t, "-a", "--duration", "50ms")
+	if code != 0 || r.Summary[0].Event != "cpu-clock" {
+		t.Errorf("exit %d, first default event %q, want cpu-clock", code, r.Summary[0].Event)
+	}
+	r, _ = pmcJSON(t, "-a", "-A", "-e", "cpu-clock,context-switches", "--duration", "50ms")
+	var order []string
+	for _, s := range r.Summary {
+		order = append(order, fmt.Sprintf("%s@%d", s.Event, s.CPU))
+	}
+	online := machine().PMUs.Online
+	var want []string
+	for _, ev := range []string{"cpu-clock", "context-switches"} {
+		for _, c := range online {
+			want = append(want, fmt.Sprintf("%s@%d", ev, c))
+		}
+	}
+	if strings.Join(order, " ") != strings.Join(want, " ") {
+		t.Errorf("-A order %v, want %v", order, want)
+	}
+	_, errs, code := runPMC("stat", "-C", "0-9999", "-e", "cpu-clock", "--duration", "50ms")
+	if code != 1 || !strings.Contains(errs, "not online here") {
+		t.Errorf("-C 0-9999: exit %d %q", code, errs)
 	}
 }

@@ -244,6 +244,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if req.Mode == stat.System && len(req.CPUs) == 0 {
 		req.CPUs = on.PMUs.Online // -a: every online CPU, named in the result
 	}
+	if err := onlineOnly(req, on); err != nil {
+		return usageErr(err)
+	}
 	spec, err := chooseEvents(f, req.Mode, plan)
 	if err != nil {
 		return usageErr(err)
@@ -344,6 +347,28 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	if res.ExitStatus != 0 {
 		return &exitError{code: res.ExitStatus}
+	}
+	return nil
+}
+
+// onlineOnly refuses -C CPUs that are not online: perf prints <not supported> for them, pmc
+// counted the others and labelled the result with all (-C 0-99 on a 2-CPU machine).
+func onlineOnly(req *stat.Request, m *host.Machine) error {
+	if req.Mode != stat.System || len(m.PMUs.Online) == 0 {
+		return nil
+	}
+	online := map[int]bool{}
+	for _, c := range m.PMUs.Online {
+		online[c] = true
+	}
+	var missing []int
+	for _, c := range req.CPUs {
+		if !online[c] {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("-C: CPU %s not online here (online: %s)", pmu.FormatCPUList(missing), pmu.FormatCPUList(m.PMUs.Online))
 	}
 	return nil
 }

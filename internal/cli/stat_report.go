@@ -72,7 +72,7 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan) (string, error) {
 		return "", err
 	}
 	if spec == "" {
-		spec = events.DefaultEventsFor(p.on.PMUs)
+		spec = events.DefaultEventsFor(p.on.PMUs, mode == stat.System)
 	}
 	return spec, nil
 }

@@ -108,7 +108,7 @@ func resolveCase(t *testing.T, c attrCase) []Group {
 	sys, dir := snapshot(t, c.machine)
 	list := c.eventList()
 	if list == "" {
-		list = DefaultEventsFor(sys)
+		list = DefaultEventsFor(sys, false)
 	}
 	specs, err := Parse(list)
 	if err != nil {

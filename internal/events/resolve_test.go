@@ -167,12 +167,12 @@ func TestDefaultEvents(t *testing.T) {
 		t.Errorf("DefaultEvents = %q", DefaultEvents())
 	}
 	sys, _ := snapshot(t, "x86_64-intel-skylake")
-	if got := DefaultEventsFor(sys); got != base {
+	if got := DefaultEventsFor(sys, false); got != base {
 		t.Errorf("skylake snapshot (no stalled-cycles events) = %q", got)
 	}
 	sys.PMUs["cpu"].Events["stalled-cycles-frontend"] = pmu.Alias{Name: "stalled-cycles-frontend", Terms: "event=0x9c", Scale: 1}
 	want := "task-clock,context-switches,cpu-migrations,page-faults,cycles,stalled-cycles-frontend,instructions,branches,branch-misses"
-	if got := DefaultEventsFor(sys); got != want {
+	if got := DefaultEventsFor(sys, false); got != want {
 		t.Errorf("with stalled-cycles-frontend = %q", got)
 	}
 }
@@ -227,5 +227,12 @@ func TestTracepointCauses(t *testing.T) {
 	_, err = Resolve(specs, &pmu.System{PMUs: map[string]*pmu.PMU{}}, fstest.MapFS{}, Options{})
 	if !strings.Contains(err.Error(), "tracefs is not mounted") {
 		t.Errorf("no tracefs: %v", err)
+	}
+}
+
+// TestDefaultSystemWide: perf counts cpu-clock instead of task-clock system-wide.
+func TestDefaultSystemWide(t *testing.T) {
+	if got := DefaultEventsFor(nil, true); !strings.HasPrefix(got, "cpu-clock,context-switches,") {
+		t.Errorf("system-wide default %q", got)
 	}
 }

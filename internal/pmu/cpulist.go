@@ -56,3 +56,22 @@ func parseCPU(s string) (int, error) {
 	}
 	return n, nil
 }
+
+// FormatCPUList prints sorted CPU numbers in the kernel's and perf's -C syntax: "0-3,6"
+// (the inverse of ParseCPUList).
+func FormatCPUList(cpus []int) string {
+	var parts []string
+	for i := 0; i < len(cpus); {
+		j := i
+		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
+			j++
+		}
+		if j > i {
+			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
+		} else {
+			parts = append(parts, strconv.Itoa(cpus[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}

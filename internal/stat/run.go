@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
@@ -220,6 +221,15 @@ func counts(req *Request, rs []Reading) []result.Count {
 		c.Enabled += r.Value.Enabled
 		c.Running += r.Value.Running
 		c.Error, c.Reason = "", "" // at least one slot opened
+	}
+	if req.PerCPU {
+		// perf's -A order: each event on every CPU in turn, not each CPU's events.
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].ev != order[j].ev {
+				return order[i].ev < order[j].ev
+			}
+			return order[i].cpu < order[j].cpu
+		})
 	}
 	out := make([]result.Count, 0, len(order))
 	for _, k := range order {

@@ -210,24 +210,6 @@ func perfPrecision(sem float64) int {
 	return int(math.Ceil(-math.Log10(sem))) + 2
 }
 
-// cpuList prints CPU numbers as perf's -C syntax: "0-3,6".
-func cpuList(cpus []int) string {
-	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if j > i {
-			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
-		} else {
-			parts = append(parts, strconv.Itoa(cpus[i]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
-}
-
 // pctRunning is perf's running percentage: 100 when the counter was never enabled.
 func pctRunning(enabled, running uint64) float64 {
 	if enabled == 0 {

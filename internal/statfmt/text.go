@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/pmu"
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
@@ -110,7 +111,7 @@ func Title(r *result.Stat) string {
 		target = "process id '" + strings.Join(pids, ",") + "'"
 	case "system":
 		if len(r.CPUs) > 0 && !r.AllCPUs {
-			target = "'CPU(s) " + cpuList(r.CPUs) + "'"
+			target = "'CPU(s) " + pmu.FormatCPUList(r.CPUs) + "'"
 		} else {
 			target = "'system wide'"
 		}
