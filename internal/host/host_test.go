@@ -159,3 +159,15 @@ func isCycles(pm metrics.Machine, e metrics.Encoding) bool {
 	}
 	return false
 }
+
+// FuzzLoad: recorded facts are loaded or refused, never a panic.
+func FuzzLoad(f *testing.F) {
+	f.Add([]byte(`{"host":"h","kernel":"Linux 6.1","processors":2,"pmu":"armv7_cortex_a7","cpuinfo":"CPU implementer\t: 0x41\nCPU part\t: 0xc07\n"}`))
+	f.Add([]byte(`{"pmu":"../../x","processors":65536}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if m, err := Load(data); err == nil {
+			m.PMULine()
+			m.Planner()
+		}
+	})
+}

@@ -186,3 +186,16 @@ func TestInterruptedRepeat(t *testing.T) {
 		t.Errorf("completed %d interrupted %v repeat %d", res.Completed, res.Interrupted, res.Repeat)
 	}
 }
+
+// FuzzParseFakeSpec: a spec parses or is refused, never panics, and a parsed one measures.
+func FuzzParseFakeSpec(f *testing.F) {
+	f.Add([]byte(`{"runs":[{"elapsed_sec":1,"counts":{"a":{"raw":5,"enabled":2,"running":1}}}]}`))
+	f.Add([]byte(`{"runs":[{"counts":{"a":{"cpus":[{"raw":1},{"error":"x"}]}},"intervals":[{}]}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseFakeSpec(data)
+		if err != nil {
+			return
+		}
+		Measure(context.Background(), Fake{Spec: s}, &Request{Mode: Launch, Events: evs("a"), Interval: time.Millisecond}, Options{})
+	})
+}
