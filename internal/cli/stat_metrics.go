@@ -140,6 +140,11 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 		return "", fmt.Errorf("-M: %w", err)
 	}
 	var parts []string // the planner's part of the event list
+	for _, ev := range plan.Pinned {
+		if !p.haveEvent(user, ev) {
+			parts = append(parts, ev)
+		}
+	}
 	for _, g := range plan.Groups {
 		parts = append(parts, g.String())
 	}

@@ -107,8 +107,8 @@ func TestEmpty(t *testing.T) {
 
 // TestPlannerByEncoding: the planner costs events by their encoding, not their spelling. On
 // the Cortex-A57 snapshot, instructions/cycles, INST_RETIRED/CPU_CYCLES (the catalog's names),
-// r08/r00011 (raw) and the sysfs names are one plan each: cycles on the cycle counter as the
-// leader, one general counter. Before, only the generic spelling was known as cycles.
+// r08/r00011 (raw) and the sysfs names are one plan each: cycles pinned on the cycle counter,
+// instructions on one general counter. Before, only the generic spelling was known as cycles.
 func TestPlannerByEncoding(t *testing.T) {
 	m := snapshot(t, "qemu-a57")
 	set, err := metrics.NewSet(
@@ -124,10 +124,10 @@ func TestPlannerByEncoding(t *testing.T) {
 	one := pm
 	one.Counters = 1 // cycles must take no general counter for these to fit
 	for _, c := range []struct{ metric, want string }{
-		{"generic", "{cycles,instructions}"},
-		{"catalog", "{CPU_CYCLES,INST_RETIRED}"},
-		{"raw", "{r00011,r08}"},
-		{"sysfs", "{armv8_pmuv3/cpu_cycles/,armv8_pmuv3/inst_retired/}"},
+		{"generic", "cycles:D,instructions"},
+		{"catalog", "CPU_CYCLES:D,INST_RETIRED"},
+		{"raw", "r00011:D,r08"},
+		{"sysfs", "armv8_pmuv3/cpu_cycles/:D,armv8_pmuv3/inst_retired/"},
 	} {
 		p, err := metrics.NewPlan(set, []string{c.metric}, one, m.Resolver())
 		if err != nil {
@@ -139,7 +139,7 @@ func TestPlannerByEncoding(t *testing.T) {
 	}
 	// All four metrics at once are one pair of counters: the same two events.
 	p, err := metrics.NewPlan(set, []string{"generic", "catalog", "raw", "sysfs"}, pm, m.Resolver())
-	if err != nil || p.Events() != "{cycles,instructions}" {
+	if err != nil || p.Events() != "cycles:D,instructions" {
 		t.Errorf("all four: %s, %v", p.Events(), err)
 	}
 	for _, ev := range []string{"cycles", "CPU_CYCLES", "r00011", "r11", "armv8_pmuv3/cpu_cycles/", "cycles:u"} {

@@ -178,7 +178,7 @@ func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options)
 	if r, ok := chosen[m.Event]; ok && r.counted != "" && r.counted != m.Event {
 		m.Event = r.counted // counted under another name: point at the row as printed
 	}
-	m.Together = together(chosen)
+	m.Together = together(chosen, t.unscaled)
 
 	v, err := s.Eval(name, func(ev string) (float64, error) {
 		if r, ok := chosen[ev]; ok {
@@ -362,42 +362,33 @@ func toolRow(ev string, t times) row {
 	return row{event: ev, group: -1, status: result.Counted, value: v}
 }
 
-// together: every counter operand came from one group, or nothing was multiplexed (each
-// operand ran all of its enabled time, so all cover the same span).
-func together(chosen map[string]row) bool {
-	allFull, group, same := true, 0, true
-	first := true
-	for ev, r := range chosen {
+// together: the operands were counted over the same time. An operand that ran the whole
+// time it was enabled (a software event, an event pinned on its own counter such as cycles
+// on a dedicated cycle counter, or any event that was never multiplexed) was present
+// throughout; the others must all come from one group, which shares its running time.
+// So CPI from a pinned cycles count and a multiplexed instructions count is together, as in
+// rpistat's design, while two operands multiplexed in different groups are not. Unscaled
+// (--no-scale), a multiplexed count covers only its running time and a full one the whole
+// run: they are not together.
+func together(chosen map[string]row, unscaled bool) bool {
+	group, first := 0, true
+	multiplexed, full := false, false
+	for _, r := range chosen {
 		if r.group == -1 && r.enabled == 0 { // tool event: the whole run
 			continue
 		}
-		if !r.full() {
-			allFull = false
-		}
-		if !NeedsCounter(ev) {
+		if r.full() {
+			full = true
 			continue
 		}
+		multiplexed = true
 		if first {
 			group, first = r.group, false
 		} else if r.group != group {
-			same = false
-		}
-	}
-	if allFull {
-		return true
-	}
-	if !same {
-		return false
-	}
-	// One group for the counter operands. A software operand outside it runs all the time,
-	// so it only matches a group that also ran all the time (handled by allFull above).
-	for ev, r := range chosen {
-		tool := r.group == -1 && r.enabled == 0
-		if !NeedsCounter(ev) && !tool && (first || r.group != group) {
 			return false
 		}
 	}
-	return true
+	return !(unscaled && multiplexed && full)
 }
 
 func runningList(events []string, chosen map[string]row) string {

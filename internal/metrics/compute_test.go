@@ -110,8 +110,8 @@ func TestInvalidAndWarnings(t *testing.T) {
 		{"frontend_stall_pct", "stalled-cycles-frontend <not supported>: the PMU does not map this event", false, 0},
 		{"llc_miss_ratio", "LLC-loads <not counted>: it never got a counter", false, 0},
 		{"branch_miss_ratio", "undefined: division by zero (branches is 0)", false, 0},
-		{"l1d_mpki", "not measured together: L1-dcache-load-misses ran 3.12% (group 5), instructions ran 100.00% (group 0); " +
-			"L1-dcache-load-misses ran only 3.12% of the time; its scaled count is an extrapolation", true, 4},
+		// instructions ran the whole time: the ratio is together, the 3% extrapolation is not.
+		{"l1d_mpki", "L1-dcache-load-misses ran only 3.12% of the time; its scaled count is an extrapolation", true, 4},
 		{"cpi", "", true, 2},
 	}
 	for _, tt := range tests {
@@ -145,11 +145,18 @@ func TestSoftwareAndToolEvents(t *testing.T) {
 	if m := find(t, ms, "cpus_utilized", -1); m.Event != "task-clock" || m.Unit != "CPUs utilized" {
 		t.Errorf("cpus_utilized beside %q unit %q", m.Event, m.Unit)
 	}
-	// Multiplexed cycles against an always-running task-clock: an estimate, not together.
+	// Multiplexed cycles against an always-running task-clock: task-clock was counting
+	// whenever cycles was, so the ratio is together (cycles scaled from its 50%).
 	r.Summary[2] = sum("cycles", 2, 1.5e9, 50)
 	m := find(t, Builtin("").Compute(r, []string{"ghz"}, Options{}), "ghz", -1)
-	if !m.Valid || m.Together || !strings.HasPrefix(m.Warning, "not measured together: cycles ran 50.00% (group 2), task-clock ran 100.00% (group 0)") {
+	if !m.Valid || !m.Together || m.Warning != "" {
 		t.Errorf("ghz with multiplexed cycles = %+v", m)
+	}
+	// Two operands multiplexed in different groups are not together.
+	r.Summary[0] = sum("task-clock", 3, 1.5e9, 50)
+	if m := find(t, Builtin("").Compute(r, []string{"ghz"}, Options{}), "ghz", -1); m.Together ||
+		!strings.HasPrefix(m.Warning, "not measured together: cycles ran 50.00% (group 2), task-clock ran 50.00% (group 3)") {
+		t.Errorf("ghz over two multiplexed groups = %+v", m)
 	}
 }
 

@@ -133,6 +133,9 @@ func (u Unschedulable) String() string {
 
 // Plan says how to count the events of a set of metrics.
 type Plan struct {
+	// Pinned are events counted on their own counter for the whole run: cycles on a CPU with
+	// a dedicated cycle counter, as rpistat keeps it on, once, written "cycles:D".
+	Pinned        []string
 	Groups        []EventGroup    // each fits the counters; metric operands never straddle groups
 	Software      []string        // software events, counted outside groups (no PMU counter)
 	Unschedulable []Unschedulable // metrics left out of Groups
@@ -141,7 +144,7 @@ type Plan struct {
 // Events is the plan as one perf -e argument: groups, then software events. Tool events
 // (duration_time, user_time, system_time) are left out: Compute takes them from the result.
 func (p Plan) Events() string {
-	var parts []string
+	parts := append([]string{}, p.Pinned...)
 	for _, g := range p.Groups {
 		parts = append(parts, g.String())
 	}
@@ -161,7 +164,8 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 		ops     []operand
 	}
 	var items []item
-	var order []operand // hardware operands in order of first appearance, for stable output
+	var order []operand  // hardware operands in order of first appearance, for stable output
+	var pinned []operand // counted on their own for the whole run
 	byMetric := map[string][]operand{}
 	var uniq []string
 	for _, name := range names {
@@ -260,10 +264,25 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 		bins[best].metrics = append(bins[best].metrics, it.metrics...)
 	}
 
-	// Carry the base events (cycles, instructions) in every group that has room.
+	// Where the CPU has a dedicated cycle counter, cycles is counted once, pinned there for
+	// the whole run (rpistat's design), and every metric takes its cycles from that count.
+	// Otherwise cycles rides along in the groups like instructions.
+	if m.CycleCounter {
+		for _, o := range order {
+			if o.cycles && !hasPinned(pinned, o) {
+				pinned = append(pinned, o)
+				plan.Pinned = append(plan.Pinned, pinnedSpelling(o.name))
+			}
+		}
+		for b := range bins {
+			bins[b].ops = withoutCycles(bins[b].ops)
+		}
+	}
+	// Carry the base events (instructions, and cycles without a cycle counter) in every
+	// group that has room.
 	var base []operand
 	for _, o := range order {
-		if o.isBase() {
+		if o.isBase() && !(m.CycleCounter && o.cycles) {
 			base = append(base, o)
 		}
 	}
@@ -283,7 +302,7 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 			g.Events = append(g.Events, o.name)
 		}
 		for _, name := range names {
-			if hw, ok := byMetric[name]; ok && subset(hw, ops) && contains(b.metrics, name) {
+			if hw, ok := byMetric[name]; ok && subset(withoutPinned(hw, pinned), ops) && contains(b.metrics, name) {
 				g.Metrics = append(g.Metrics, name)
 			}
 		}
@@ -325,6 +344,39 @@ func indexOf(order []operand, o operand) int {
 }
 
 func hasOperand(ops []operand, o operand) bool { return indexOf(ops, o) < len(ops) }
+
+// hasPinned reports whether o is one of the pinned operands.
+func hasPinned(pinned []operand, o operand) bool { return hasOperand(pinned, o) }
+
+// withoutCycles drops the cycles operands (counted pinned instead).
+func withoutCycles(ops []operand) []operand {
+	var out []operand
+	for _, o := range ops {
+		if !o.cycles {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// withoutPinned drops the pinned operands from a metric's list.
+func withoutPinned(ops, pinned []operand) []operand {
+	var out []operand
+	for _, o := range ops {
+		if !hasOperand(pinned, o) {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// pinnedSpelling adds perf's pinned modifier D to an event as written.
+func pinnedSpelling(name string) string {
+	if strings.HasSuffix(name, "/") || !strings.Contains(name, ":") {
+		return name + ":D"
+	}
+	return name + "D" // cycles:u -> cycles:uD
+}
 
 func sharesNonBase(a, b []operand) bool {
 	for _, o := range a {

@@ -105,8 +105,8 @@ type Run struct {
 	Stopped bool `json:"stopped,omitempty"`
 	// Abandoned: the workload ignored a terminating signal pmc passed on; pmc stopped waiting
 	// after a grace period (or a second signal) and reports the counts up to then.
-	Abandoned bool `json:"abandoned,omitempty"`
-	Counts     []Count `json:"counts"`
+	Abandoned bool    `json:"abandoned,omitempty"`
+	Counts    []Count `json:"counts"`
 }
 
 // Interval is one -I delta.
@@ -136,6 +136,9 @@ type Summary struct {
 	Encoding  Encoding `json:"encoding"`
 	Reason    Reason   `json:"reason,omitempty"`
 	Error     string   `json:"error,omitempty"`
+	// Groups lists the groups of an event counted in several (Merged); not in JSON, where
+	// each copy is its own summary.
+	Groups []int `json:"-"`
 }
 
 // RunningPct is the share of enabled time the counter ran, summed over runs, in percent.

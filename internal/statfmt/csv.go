@@ -50,7 +50,7 @@ func CSV(w io.Writer, r *result.Stat, opt CSVOptions) error {
 		if opt.Header {
 			c.header(false)
 		}
-		rows := summaryRows(r)
+		rows := summaryRows(r, false)
 		orphans := attachMetrics(rows, append(append([]result.Metric(nil), r.Metrics...), opt.Metrics...))
 		c.rows("", rows, orphans, repeats(r) > 1)
 	}

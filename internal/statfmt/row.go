@@ -40,9 +40,10 @@ func (r row) pct() float64 { return pctRunning(r.enabled, r.running) }
 // multiplexed reports whether perf would print the "(66.67%)" running share.
 func (r row) multiplexed() bool { return r.running != r.enabled }
 
-// summaryRows builds the rows of the final report. Without a Summary (a caller that did
-// not aggregate) the last run's counts are shown as they are.
-func summaryRows(res *result.Stat) []row {
+// summaryRows builds the rows of the final report, each event once when merged (the text:
+// result.Merged). Without a Summary (a caller that did not aggregate) the last run's counts
+// are shown as they are.
+func summaryRows(res *result.Stat, merged bool) []row {
 	runs := res.RunsDone()
 	if runs == 0 {
 		runs = 1
@@ -50,8 +51,12 @@ func summaryRows(res *result.Stat) []row {
 	if len(res.Summary) == 0 && len(res.Runs) > 0 {
 		return countRows(res, res.Runs[len(res.Runs)-1].Counts)
 	}
-	rows := make([]row, 0, len(res.Summary))
-	for _, s := range res.Summary {
+	summary := res.Summary
+	if merged {
+		summary = result.Merged(summary)
+	}
+	rows := make([]row, 0, len(summary))
+	for _, s := range summary {
 		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, status: s.Status,
 			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
 			runTime: s.Running / uint64(runs), varPct: s.VarPct}

@@ -51,7 +51,7 @@ func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("\n " + Title(r) + ":\n\n")
-	rows := summaryRows(r)
+	rows := summaryRows(r, true)
 	orphans := attachMetrics(rows, append(append([]result.Metric(nil), r.Metrics...), opt.Metrics...))
 	repeated := repeats(r) > 1
 	for _, row := range rows {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -175,13 +176,14 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 	b.WriteString("  running = share of the enabled time the event was on a counter\n")
 	b.WriteString("  group   = events of one group were always counted at the same time\n\n")
 	width := len("Event")
-	for _, s := range res.Summary {
+	summary := result.Merged(res.Summary) // each event once, as rpistat prints it
+	for _, s := range summary {
 		if n := len(eventLabel(s)); n > width {
 			width = n
 		}
 	}
 	fmt.Fprintf(b, "  %5s  %-*s  %20s  %20s  %8s\n", "Group", width, "Event", "Raw count", "Scaled count", "Running")
-	for _, s := range res.Summary {
+	for _, s := range summary {
 		raw, scaled, running := "", "", ""
 		switch s.Status {
 		case result.Counted:
@@ -198,7 +200,12 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 			}
 			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(s), why))
 		}
-		line := fmt.Sprintf("  %5d  %-*s  %20s  %20s  %8s", s.Group, width, eventLabel(s), raw, scaled, running)
+		group := strconv.Itoa(s.Group)
+		if len(s.Groups) > 1 {
+			group = "*"
+			notes.add(fmt.Sprintf("%s was counted in groups %s, beside each ratio's other operand; its row combines them", eventLabel(s), joinInts(s.Groups)))
+		}
+		line := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", group, width, eventLabel(s), raw, scaled, running)
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	var named []string
@@ -333,4 +340,12 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ", ")
 }
