@@ -18,7 +18,9 @@ const metricsFile = `[
   {"name": "ipc_x1000", "expr": "1000 * instructions / cycles", "unit": "per 1000 cycles",
    "description": "instructions per thousand cycles"},
   {"name": "loop_iters", "expr": "(instructions - cycles) + instructions / 2", "unit": "",
-   "description": "half the instructions: the loop's iterations plus half its overhead"}
+   "description": "half the instructions: the loop's iterations plus half its overhead"},
+  {"name": "refills", "expr": "r03 / r04", "unit": "",
+   "description": "L1D_CACHE_REFILL over L1D_CACHE (both read 0 under QEMU, so undefined)"}
 ]`
 
 // issueBatch adds the guest commands of the issues' "must be shown" lists that the other
@@ -36,6 +38,46 @@ func issueBatch(g Guest) []Cmd {
 		{"selfmeasure", "cat /tmp/sm.json"},
 		{"selfmeasure-long-run", "/bin/selfmeasure --n 100000 --events instructions:u --json /tmp/sm2.json"},
 		{"selfmeasure-long", "cat /tmp/sm2.json"},
+		// Issue 15, items 1-3: metrics whatever the modifier; cycles pinned once.
+		{"mod-ipc", "/bin/pmc stat -e instructions:u,cycles:u -- " + loop},
+		{"pinned-run", "/bin/pmc stat --json -o /tmp/pinned.json --metrics-file " + metricsPath + " -e cycles:D -M cpi,ipc,refills -- " + loop},
+		{"pinned", "cat /tmp/pinned.json"},
+		{"report-run", "/bin/pmc stat --report=/tmp/report.txt -M cpi,ipc,l1d_miss_ratio,l1d_mpki,branch_miss_ratio,branch_mpki -- " + loop},
+		{"report", "cat /tmp/report.txt"},
+	}
+}
+
+// TestModifiersAndPinnedCycles (issue 15, items 1-3): IPC is printed for instructions:u and
+// cycles:u (exactly 1.00 under -icount shift=0); a user's pinned cycles:D with -M counts
+// every planned group (they were all <not counted>); and the planner counts cycles once,
+// pinned at 100% on the cycle counter, printed once in the report.
+func TestModifiersAndPinnedCycles(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			if out := ok(t, g, "mod-ipc"); !regexp.MustCompile(`instructions:u +# +1\.00  insn per cycle`).MatchString(out) {
+				t.Errorf("no IPC of 1.00 for instructions:u,cycles:u:\n%s", out)
+			}
+			r := resultRuns(t, g, "pinned")
+			for _, c := range r.Runs[0].Counts {
+				if c.Status != result.Counted {
+					t.Errorf("%s is %s (%s): a pinned cycles:D must not leave the planned groups uncounted", c.Event, c.Status, c.Error)
+				}
+				if strings.HasPrefix(c.Event, "cycles") && c.Event != "cycles:D" {
+					t.Errorf("the plan added %s beside the user's cycles:D", c.Event)
+				}
+			}
+			for _, m := range r.Metrics {
+				if (m.Name == "cpi" || m.Name == "ipc") && (!m.Valid || !m.Together || m.Value < 0.99 || m.Value > 1.01) {
+					t.Errorf("metric %s = %v: valid %v together %v (%s)", m.Name, m.Value, m.Valid, m.Together, m.Warning)
+				}
+			}
+			report := ok(t, g, "report")
+			cyc := regexp.MustCompile(`(?m)^ +\S+ +cycles(:D)? +[\d,]+ +[\d,]+ +(\S+)$`).FindAllStringSubmatch(report, -1)
+			if len(cyc) != 1 || cyc[0][2] != "100.00%" {
+				t.Errorf("cycles rows in the report: %q, want one at 100.00%%:\n%s", cyc, report)
+			}
+			t.Logf("%s report:\n%s", g.Name, report)
+		})
 	}
 }
 
