@@ -89,6 +89,10 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
+			args, err := f.metric.reportArg(cmd.Flags(), args)
+			if err != nil {
+				return usageErr(err)
+			}
 			return runStat(cmd.Context(), e, f, args)
 		},
 	}
@@ -324,6 +328,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			}
 		} else {
 			writeErr = writeReport(reportFile, f.metric.file, res, plan)
+			if writeErr == nil && reportFile != nil {
+				res.Notes = append(res.Notes, "report written to "+f.metric.report)
+			}
 		}
 		if !out.machineStderr() {
 			for _, n := range res.Notes[len(plan.warnings):] { // the plan's were printed before counting

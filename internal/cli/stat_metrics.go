@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/host"
+	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/result"
 
 	"github.com/spf13/pflag"
@@ -38,6 +39,29 @@ func (m *metricFlags) register(fl *pflag.FlagSet) {
 	fl.Lookup("report").NoOptDefVal = defaultReportFile
 	fl.StringVar(&m.fakeMachine, "fake-machine", "", "take the CPU, PMU and host facts from FILE (tests)")
 	fl.MarkHidden("fake-machine")
+}
+
+// reportArg takes the report file from the arguments in `--report FILE [FLAGS] [--]
+// COMMAND`: --report's value is optional, so the flag parser stops at FILE and leaves it
+// among the arguments, where it would run as the command. A first argument that is not a
+// command is taken as the file, and the flags after it are parsed (fl) as if it were not
+// there. A first argument that is a command stays the command (--report alone).
+func (m *metricFlags) reportArg(fl *pflag.FlagSet, args []string) ([]string, error) {
+	if !fl.Changed("report") || m.report != defaultReportFile || len(args) == 0 || fl.ArgsLenAtDash() == 0 {
+		return args, nil // "--report -- CMD": the -- says where the command starts
+	}
+	if _, err := launch.LookPath(args[0]); err == nil {
+		return args, nil
+	}
+	m.report = args[0]
+	rest := args[1:]
+	if len(rest) > 0 && rest[0] == "--" {
+		return rest[1:], nil
+	}
+	if err := fl.Parse(rest); err != nil {
+		return nil, err
+	}
+	return fl.Args(), nil
 }
 
 // metricPlan is the metric set and the metric names a `pmc stat` run computes.

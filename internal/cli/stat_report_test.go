@@ -93,7 +93,8 @@ func TestStatReportGolden(t *testing.T) {
 			if !strings.Contains(out, ".") {
 				out += ".out"
 			}
-			goldenText(t, filepath.Join("testdata", "metrics", out), stdout.String()+stderr.String())
+			// The report's temporary path is named REPORT in the golden files.
+			goldenText(t, filepath.Join("testdata", "metrics", out), strings.ReplaceAll(stdout.String()+stderr.String(), rep, "REPORT"))
 			if !c.report {
 				return
 			}
