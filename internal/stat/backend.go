@@ -56,6 +56,9 @@ type Reading struct {
 	CPU   int // -1 when the counter follows a task on any CPU
 	Value perfevent.Value
 	Err   error // set when the event could not be opened; Value is then zero
+	// UserOnly: counted in user space only after the kernel refused kernel-mode counting;
+	// the count is named with :u, as perf names it.
+	UserOnly bool
 }
 
 // Outcome is how the measured run ended.

@@ -69,6 +69,8 @@ type slot struct {
 	c      Counter
 	err    error
 	leader int // index of the group leader's slot when the group is read at once; -1 otherwise
+	// userOnly: counted (or refused) as :u after the kernel refused kernel-mode counting.
+	userOnly bool
 }
 
 type kernelSession struct {
@@ -254,7 +256,8 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 		if e > i {
 			leader = s.slots[first].c
 		}
-		c, err := s.openEvent(e, t, leader)
+		c, userOnly, err := s.openEvent(e, t, leader)
+		sl.userOnly = userOnly
 		switch {
 		case err == nil:
 			sl.c = c
@@ -289,9 +292,13 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 // openEvent opens event e on t. Like perf, when the kernel refuses an event that counts
 // kernel time (perf_event_paranoid >= 2 without CAP_PERFMON) it is retried in user space
 // only; unlike perf, pmc says so (Notes) instead of changing the meaning quietly.
-func (s *kernelSession) openEvent(e int, t target, leader Counter) (Counter, error) {
+//
+// userOnly reports that the event was retried as :u; err is then the retry's refusal when
+// that too failed (on a machine without a PMU, "not supported" is the cause, not the
+// permission the first try ran into).
+func (s *kernelSession) openEvent(e int, t target, leader Counter) (c Counter, userOnly bool, err error) {
 	ev := s.req.Events[e]
-	c, err := s.openFn(ev.Name, ev.Attr, t.pid, t.cpu, leader)
+	c, err = s.openFn(ev.Name, ev.Attr, t.pid, t.cpu, leader)
 	if err != nil && (ev.Attr.ExcludeGuest || ev.Attr.ExcludeHost) &&
 		(errors.Is(err, perfevent.ErrInvalid) || errors.Is(err, perfevent.ErrNotSupported)) {
 		// Like perf, retry without the guest/host filter, which PMUs such as msr refuse.
@@ -301,22 +308,25 @@ func (s *kernelSession) openEvent(e int, t target, leader Counter) (Counter, err
 			if !slices.Contains(s.noGuestFilter, ev.Name) {
 				s.noGuestFilter = append(s.noGuestFilter, ev.Name)
 			}
-			return c2, nil
+			return c2, false, nil
 		}
 	}
 	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks {
-		return c, err
+		return c, false, err
 	}
 	attr := ev.Attr
 	attr.ExcludeKernel, attr.ExcludeHV = true, true
 	c, err2 := s.openFn(ev.Name, attr, t.pid, t.cpu, leader)
-	if err2 != nil {
-		return nil, err // the original refusal says what to change
+	switch {
+	case err2 == nil:
+		if !slices.Contains(s.userOnly, ev.Name) {
+			s.userOnly = append(s.userOnly, ev.Name)
+		}
+		return c, true, nil
+	case errors.Is(err2, perfevent.ErrPermission):
+		return nil, false, err // the original refusal says what to change
 	}
-	if !slices.Contains(s.userOnly, ev.Name) {
-		s.userOnly = append(s.userOnly, ev.Name)
-	}
-	return c, nil
+	return nil, true, err2
 }
 
 // Notes says what pmc changed to count at all: events counted in user space only, events
@@ -458,7 +468,7 @@ func (s *kernelSession) Read() ([]Reading, error) {
 	out := make([]Reading, len(s.slots))
 	var group map[uint64]perfevent.Value // the current group's read, by member id
 	for i, sl := range s.slots {
-		out[i] = Reading{Event: sl.event, CPU: sl.cpu, Err: sl.err}
+		out[i] = Reading{Event: sl.event, CPU: sl.cpu, Err: sl.err, UserOnly: sl.userOnly}
 		if sl.c == nil {
 			continue
 		}

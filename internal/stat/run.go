@@ -204,7 +204,11 @@ func counts(req *Request, rs []Reading) []result.Count {
 		c, ok := acc[k]
 		if !ok {
 			ev := req.Events[r.Event]
-			c = &slot{Count: result.Count{Event: ev.Name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
+			name := ev.Name
+			if r.UserOnly {
+				name += ":u"
+			}
+			c = &slot{Count: result.Count{Event: name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
 				Encoding: result.Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c
