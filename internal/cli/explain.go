@@ -225,7 +225,8 @@ func explainGeneric(w io.Writer, m *host.Machine, canon string) {
 		fmt.Fprintf(w, "  This kernel runs the PMU with the generic PMUv3 driver (%s); with the %s driver it would be: %s.\n", m.Core.Name, t.Name, what)
 	}
 	_, status := m.GenericStatus(g)
-	fmt.Fprintf(w, "  On this machine: %s.\n", status)
+	countersLine(w, t)
+	fmt.Fprintf(w, "  On this machine: %s.\n", onThisMachine(m, status))
 	fmt.Fprintf(w, "  On other CPUs:\n")
 	cat, _ := m.Catalog() // loaded already: m.Table came from it
 	for _, name := range compareTables {
@@ -264,6 +265,27 @@ func explainEvent(w io.Writer, m *host.Machine, t *catalog.Table, ev catalog.Eve
 	}
 	if t.Name != "extra" {
 		_, status := m.HWStatus(true)
-		fmt.Fprintf(w, "  On this machine: %s.\n", status)
+		countersLine(w, t)
+		fmt.Fprintf(w, "  On this machine: %s.\n", onThisMachine(m, status))
 	}
+}
+
+// countersLine says how many counters the table's CPU has, which decides how many events
+// can be counted at once (seed 000's Cortex-A7: 4, seed 002's Cortex-A5: 2).
+func countersLine(w io.Writer, t *catalog.Table) {
+	if t.Counters != nil {
+		fmt.Fprintf(w, "  Counters on %s: %s.\n", t.Name, t.Counters)
+	}
+}
+
+// onThisMachine is the status for the "On this machine" line: a browsed table (--cpu) is
+// not this machine's CPU, and the status says what the event is on that CPU.
+func onThisMachine(m *host.Machine, status string) string {
+	if m.Browsed {
+		if status == "on "+m.Table.Name {
+			status = "supported"
+		}
+		return fmt.Sprintf("not counted (--cpu %s is not this machine's CPU); on %s: %s", m.Table.Name, m.Table.Name, status)
+	}
+	return status
 }

@@ -19,7 +19,8 @@ func TestExplainCacheMissesOnCortexA7(t *testing.T) {
 		"same hardware event as L1-dcache-load-misses, L1-dcache-store-misses on this CPU",
 		"intel-arch   LONGEST_LAT_CACHE.MISS (0x2e/0x41)",
 		"amd-zen3     l2_cache_req_stat.ic_dc_miss_in_l2 (0x64/0x09)",
-		"On this machine: not available here: no cpu PMU in sysfs.",
+		"Counters on cortex-a7: 4 + cycle counter.",
+		"On this machine: not counted (--cpu cortex-a7 is not this machine's CPU); on cortex-a7: supported.",
 	)
 	checkGolden(t, "explain-cache-misses-cortex-a7.golden", out)
 }
@@ -32,7 +33,7 @@ func TestExplainForms(t *testing.T) {
 	}{
 		{[]string{"explain", "L1-dcache-stores", "--cpu", "cortex-a7"}, []string{"raw event 0x04 L1D_CACHE", "same hardware event as cache-references, L1-dcache-loads on this CPU"}},
 		{[]string{"explain", "branches"}, []string{"branch-instructions on cortex-a57", "raw event 0x0c PC_WRITE_RETIRED", "with the cortex-a57 driver it would be: not supported", "not advertised by armv8_pmuv3 (PMCEID lacks 0x0c)"}},
-		{[]string{"explain", "branches", "--cpu", "cortex-a72"}, []string{"Not supported", "PC_WRITE_RETIRED (0x0C)", "On this machine: not supported on cortex-a72."}},
+		{[]string{"explain", "branches", "--cpu", "cortex-a72"}, []string{"Not supported", "PC_WRITE_RETIRED (0x0C)", "on cortex-a72: not supported on cortex-a72."}},
 		{[]string{"explain", "cycles"}, []string{"raw event 0x11 CPU_CYCLES", "On this machine: countable."}},
 		{[]string{"explain", "r11"}, []string{"CPU_CYCLES on cortex-a57", "perf syntax r11", "Generic names counted with it on cortex-a57: cpu-cycles."}},
 		{[]string{"explain", "l1d_cache_wr"}, []string{"L1D_CACHE_WR on cortex-a57", "raw event 0x41", "L1-dcache-stores"}},

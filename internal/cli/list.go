@@ -41,6 +41,8 @@ type listing struct {
 	Table       string      `json:"table,omitempty"`
 	TableTitle  string      `json:"table_title,omitempty"`
 	CorePMU     string      `json:"core_pmu"`
+	Counters    string      `json:"counters,omitempty"` // the CPU's PMU counters, e.g. "4 + cycle counter"
+	Browsed     bool        `json:"browsed,omitempty"`  // --cpu named another CPU's table
 	Note        string      `json:"note,omitempty"`
 	Tracepoints int         `json:"tracepoints"`
 	Events      []listEntry `json:"events"`
@@ -127,6 +129,9 @@ func runList(w io.Writer, f *listFlags, pattern string) error {
 		}
 	}
 	l := collect(m, extra, pattern)
+	if len(l.Events) == 0 && strings.EqualFold(pattern, "tracepoint") {
+		return errors.New("no tracepoints here: tracefs is not mounted or not readable (mount -t tracefs nodev /sys/kernel/tracing)")
+	}
 	if len(l.Events) == 0 {
 		return fmt.Errorf("%w %q; run pmc list without a pattern to see them all", errNoMatch, pattern)
 	}

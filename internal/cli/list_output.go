@@ -19,7 +19,11 @@ func collect(m *host.Machine, extra *catalog.Table, pattern string) *listing {
 	}
 	if m.Table != nil {
 		l.Table, l.TableTitle = m.Table.Name, m.Table.Title
+		if m.Table.Counters != nil {
+			l.Counters = m.Table.Counters.String()
+		}
 	}
+	l.Browsed = m.Browsed
 	var all []listEntry
 	for _, s := range events.Symbols() {
 		if s.Class == events.Software {
@@ -51,9 +55,12 @@ func collect(m *host.Machine, extra *catalog.Table, pattern string) *listing {
 			all = append(all, e)
 		}
 	}
-	all = append(all, pmuEntries(m)...)
-	if pattern != "" && strings.Contains(pattern, ":") {
-		all = append(all, tracepointEntries(m)...)
+	if !m.Browsed { // another CPU's table: this machine's sysfs and tracepoints are not its
+		all = append(all, pmuEntries(m)...)
+		if strings.Contains(pattern, ":") || strings.EqualFold(pattern, "tracepoint") {
+			all = append(all, tracepointEntries(m)...)
+		}
+		l.Tracepoints = countTracepoints(m)
 	}
 	if m.Table != nil {
 		all = append(all, tableEntries(m.Table, "table", m)...)
@@ -61,7 +68,6 @@ func collect(m *host.Machine, extra *catalog.Table, pattern string) *listing {
 	if extra != nil {
 		all = append(all, tableEntries(extra, "extra", m)...)
 	}
-	l.Tracepoints = countTracepoints(m)
 	for _, e := range all {
 		if matchPattern(pattern, e) {
 			l.Events = append(l.Events, e)
@@ -80,7 +86,7 @@ func codeFields(e catalog.Event, arch string) (code, umask string) {
 
 func tableEntries(t *catalog.Table, kind string, m *host.Machine) []listEntry {
 	var out []listEntry
-	for _, ev := range t.Events() {
+	for _, ev := range t.Sorted() { // by code, as the manuals list them
 		e := listEntry{Name: ev.Name, Kind: kind, PMU: ev.Unit, Encoding: ev.PerfSyntax(t.Arch), Description: ev.Description()}
 		e.Code, e.UMask = codeFields(ev, t.Arch)
 		if kind == "extra" {
@@ -155,10 +161,18 @@ func writeListText(w io.Writer, l *listing, long bool) error {
 	} else {
 		fmt.Fprintf(w, "Table:    none for this CPU (pick one with --cpu; pmc list --cpu help)\n")
 	}
+	if l.Counters != "" {
+		fmt.Fprintf(w, "Counters: %s\n", l.Counters)
+	}
 	if l.Note != "" {
 		fmt.Fprintf(w, "Note:     %s\n", l.Note)
 	}
-	if l.CorePMU != "" {
+	if l.Browsed {
+		fmt.Fprintf(w, "Browsing: %s's table, not this machine's CPU: nothing here is counted on this machine\n", l.Table)
+	}
+	if l.Browsed {
+		// this machine's PMU says nothing about the browsed CPU
+	} else if l.CorePMU != "" {
 		fmt.Fprintf(w, "Core PMU: %s\n", l.CorePMU)
 	} else {
 		fmt.Fprintf(w, "Core PMU: none in /sys/bus/event_source/devices: hardware events cannot be counted here\n")

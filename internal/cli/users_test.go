@@ -3,6 +3,7 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -36,4 +37,34 @@ func TestReportFileForms(t *testing.T) {
 	if _, errs, code := runPMC("stat", "--fake", filepath.Join(origDir, "testdata/fake/pmu.json"), "--report", "true"); code != 0 || !strings.Contains(errs, "report written to pmc-report.txt") {
 		t.Errorf("--report alone: exit %d\n%s", code, errs)
 	}
+}
+
+// TestListFixes (issue 15 item 7): `pmc list tracepoint` lists them (it failed although the
+// help names the category); --cpu X shows that CPU only (no host sysfs events or
+// tracepoints, no "not available here" on every row); the counters are shown; table rows are
+// sorted by code.
+func TestListFixes(t *testing.T) {
+	onHost(t, "x86-vm")
+	out, errs, code := runPMC("list", "tracepoint")
+	if code != 0 || !strings.Contains(out, "sched:sched_switch") {
+		t.Errorf("list tracepoint: exit %d %s\n%s", code, errs, out)
+	}
+	out, _, _ = runPMC("list", "--cpu", "cortex-a7")
+	for _, bad := range []string{"msr/tsc/", "Tracepoints", "not available here"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("--cpu cortex-a7 shows %q of this host:\n%s", bad, out)
+		}
+	}
+	mustContain(t, out, "Counters: 4 + cycle counter", "Browsing: cortex-a7's table, not this machine's CPU")
+	out, _, _ = runPMC("list", "--cpu", "cortex-a5", "table")
+	var codes []string
+	for _, l := range strings.Split(out, "\n") {
+		if i := strings.Index(l, "[0x"); i > 0 {
+			codes = append(codes, l[i:])
+		}
+	}
+	if len(codes) < 30 || !slices.IsSorted(codes) {
+		t.Errorf("cortex-a5 table rows not sorted by code: %v", codes)
+	}
+	mustContain(t, out, "Counters: 2 + cycle counter")
 }

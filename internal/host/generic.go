@@ -16,6 +16,8 @@ func (m *Machine) HWStatus(supported bool) (bool, string) {
 		return false, "not supported by the generic PMUv3 driver"
 	case !supported:
 		return false, "not supported on " + m.Table.Name
+	case m.Browsed:
+		return false, "on " + m.Table.Name
 	case m.Core == nil:
 		return false, "not available here: no cpu PMU in sysfs"
 	case !m.Countable:
@@ -46,8 +48,11 @@ func (m *Machine) GenericStatus(g catalog.Mapping) (bool, string) {
 
 // TableStatus says whether the table's own events can be counted here as raw events.
 func (m *Machine) TableStatus() (bool, string) {
-	if m.Countable {
+	switch {
+	case m.Countable:
 		return true, "countable"
+	case m.Browsed:
+		return false, "on " + m.Table.Name
 	}
 	return false, "table (not countable here)"
 }

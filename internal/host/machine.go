@@ -36,6 +36,9 @@ type Machine struct {
 	Driver *catalog.Table
 	// Note says how the table was chosen when it is not an exact match.
 	Note string
+	// Browsed: Table is another CPU's, chosen to be looked at (pmc list/explain --cpu);
+	// nothing of it is counted here.
+	Browsed bool
 	// Advertised holds the event numbers the core PMU lists in sysfs (on Armv8 what
 	// PMCEID0/1 advertise); nil when it lists none, and then nothing is inferred.
 	Advertised map[uint64]bool
@@ -137,7 +140,7 @@ func (m *Machine) Browse(name string) (*Machine, error) {
 	}
 	c := *m
 	if t != m.Table {
-		c.Table, c.Countable, c.Driver, c.Note = t, false, nil, ""
+		c.Table, c.Countable, c.Driver, c.Note, c.Browsed = t, false, nil, "", true
 	}
 	return &c, nil
 }
