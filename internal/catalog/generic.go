@@ -1,8 +1,6 @@
 package catalog
 
 import (
-	"strings"
-
 	"github.com/pmc-tools/pmc/internal/events"
 )
 
@@ -13,19 +11,13 @@ var HardwareNames = events.Names(events.Hardware)
 // CacheNames are perf's generic cache events (PERF_TYPE_HW_CACHE), canonical spelling.
 var CacheNames = events.CacheNames()
 
-// seedSpellings are names written in the seed tutorials that perf itself does not accept.
-var seedSpellings = map[string]string{
-	"l1-icode-load-misses": "L1-icache-load-misses", // spelled so in the Cortex-A7 tutorial (seed 000)
-}
-
 // CanonicalGeneric returns perf list's spelling of a generic hardware or cache event name
 // given in any spelling perf accepts ("cycles" -> "cpu-cycles") and whether name is one.
 func CanonicalGeneric(name string) (string, bool) {
 	if s, ok := events.LookupSymbol(name); ok && (s.Class == events.Hardware || s.Class == events.Cache) {
 		return s.Name, true
 	}
-	n, ok := seedSpellings[strings.ToLower(strings.TrimSpace(name))]
-	return n, ok
+	return "", false
 }
 
 // GenericKind is "hardware" or "cache" for a canonical generic name, "" otherwise.

@@ -87,7 +87,7 @@ func runExplain(w io.Writer, f *explainFlags, name string) error {
 	if code, ok := rawCode(name); ok {
 		return explainRaw(w, m, tables, name, code)
 	}
-	return fmt.Errorf("unknown event %q for %s%s; pmc list shows every name", name, tables[0].Name, suggest(tables[0], name))
+	return fmt.Errorf("unknown event %s for %s%s; pmc list shows every name", events.Short(name), tables[0].Name, explainSuggestion(tables, name))
 }
 
 // explainRaw explains r03 (a raw config, decoded as the hardware reads it: event and unit mask
@@ -166,23 +166,29 @@ func rawCode(s string) (uint64, bool) {
 	return 0, false
 }
 
-// suggest names up to three table events that contain name, or that name contains.
-func suggest(t *catalog.Table, name string) string {
+// explainSuggestion is pmc stat's did-you-mean over perf's names and the tables' events;
+// failing that, up to three table events whose names contain name ("refill").
+func explainSuggestion(tables []*catalog.Table, name string) string {
+	candidates := events.SymbolicNames()
+	for _, t := range tables {
+		for _, ev := range t.Events() {
+			candidates = append(candidates, ev.Name)
+		}
+	}
+	if s := events.DidYouMean(name, candidates); s != "" {
+		return s
+	}
 	n := strings.ToLower(strings.NewReplacer("-", "_", " ", "_").Replace(name))
 	var hits []string
-	for _, ev := range t.Events() {
-		e := strings.ToLower(ev.Name)
-		if strings.Contains(e, n) || (len(e) > 3 && strings.Contains(n, e)) {
-			hits = append(hits, ev.Name)
-			if len(hits) == 3 {
-				break
-			}
+	for _, c := range candidates {
+		if len(hits) < 3 && strings.Contains(strings.ToLower(c), n) {
+			hits = append(hits, c)
 		}
 	}
 	if len(hits) == 0 {
 		return ""
 	}
-	return "; did you mean " + strings.Join(hits, ", ") + "?"
+	return " (did you mean: " + strings.Join(hits, ", ") + "?)"
 }
 
 func explainGeneric(w io.Writer, m *host.Machine, canon string) {

@@ -68,3 +68,17 @@ func TestListFixes(t *testing.T) {
 	}
 	mustContain(t, out, "Counters: 2 + cycle counter")
 }
+
+// TestExplainDidYouMean (item 8): explain does not silently turn the seed's
+// L1-icode-load-misses into L1-icache-load-misses, and suggests like pmc stat does.
+func TestExplainDidYouMean(t *testing.T) {
+	for name, want := range map[string]string{
+		"L1-icode-load-misses": "did you mean: L1-icache-load-misses?",
+		"cache-mises":          "did you mean: cache-misses?",
+	} {
+		_, errs, code := runPMC("explain", name, "--cpu", "cortex-a7")
+		if code != 1 || !strings.Contains(errs, want) {
+			t.Errorf("explain %s: exit %d %q", name, code, errs)
+		}
+	}
+}

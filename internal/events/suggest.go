@@ -11,6 +11,13 @@ const maxSuggestions = 3
 // didYouMean returns " (did you mean: a, b?)" for the candidates closest to name by edit
 // distance (ignoring case; only those at the smallest distance found), or "" when none is close
 // enough to be a plausible typo.
+// DidYouMean is " (did you mean: a, b?)" for the candidates closest to name, "" when none is
+// close: the same suggestions pmc stat gives for an unknown event.
+func DidYouMean(name string, candidates []string) string { return didYouMean(name, candidates) }
+
+// SymbolicNames lists every software, hardware and cache event name and alias perf accepts.
+func SymbolicNames() []string { return append(symbolNames(), CacheNames()...) }
+
 func didYouMean(name string, candidates []string) string {
 	best := closest(name, candidates)
 	if len(best) == 0 {
