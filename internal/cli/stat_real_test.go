@@ -177,8 +177,9 @@ func perfTaskClock(t *testing.T, cmd ...string) (taskClock, cpu float64) {
 // loop runs 2x slower or faster here depending on what the host runs beside it, so raw
 // times of different runs cannot be compared. Instead each run's task-clock is set against
 // the workload's own CPU time from wait4 in that run (user+sys, the same quantity through
-// another kernel path, tick-sampled, and covering exec and exit too): for pmc within 3% + 2 ms
-// on every run, and the median ratio task-clock/CPU time of pmc within 3% of perf's.
+// another kernel path, tick-sampled, and covering exec and exit too): for pmc within 8% + 4 ms
+// on every run (one tick is 4 ms; perf itself was seen 4.6% off under a loaded test run), and
+// the median ratio task-clock/CPU time of pmc within 3% of perf's.
 func TestTaskClockMatchesPerf(t *testing.T) {
 	needPerf(t)
 	cmd := []string{workload(t, "loop"), "0500000000"} // 1e9 instructions: 0.15-0.4 s
@@ -186,7 +187,7 @@ func TestTaskClockMatchesPerf(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		r, _ := pmcJSON(t, append([]string{"-e", "task-clock", "--"}, cmd...)...)
 		tc, cpu := summary(t, r, "task-clock").Mean/1e6, (r.UserSec+r.SysSec)*1000
-		if tc < 50 || math.Abs(tc-cpu) > 0.03*cpu+2 {
+		if tc < 50 || math.Abs(tc-cpu) > 0.08*cpu+4 {
 			t.Errorf("pmc run %d: task-clock %.3f ms, the workload's user+sys %.3f ms", i, tc, cpu)
 		}
 		ptc, pcpu := perfTaskClock(t, cmd...)

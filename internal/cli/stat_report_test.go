@@ -152,10 +152,18 @@ func TestCortexA5Pathology(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	testRun([]string{"stat", "--fake-machine", "testdata/fake/machine-cortex-a5.json", "--fake", "testdata/fake/cortex-a5.json",
 		"-e", "task-clock,cycles,instructions,branch-misses,branches", "--", "./cairo"}, &stdout, &stderr)
-	lines := map[string]string{}
+	lines := map[string]string{} // an event's row and the note lines under it
+	last := ""
 	for _, l := range strings.Split(stderr.String(), "\n") {
-		if f := strings.Fields(l); len(f) > 1 {
-			lines[f[1]] = l
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 1 && f[0] == "#" && last != "":
+			lines[last] += "\n" + l
+		case len(f) > 1:
+			last = f[1]
+			lines[last] = l
+		default:
+			last = ""
 		}
 	}
 	for ev, want := range map[string][]string{

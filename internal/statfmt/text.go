@@ -162,6 +162,7 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 		value = GroupDigits(formatCount(r.value, r.unit), opt.Thousands)
 	}
 	fmt.Fprintf(b, "%s%*s %-*s ", prefix, valueWidth, value, unitWidth, r.unit)
+	var notes []string // what makes the metrics doubtful, on lines of their own below
 	switch {
 	case len(r.metrics) > 0:
 		fmt.Fprintf(b, "%-*s", eventWidth, r.event)
@@ -169,7 +170,9 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 			if i > 0 {
 				b.WriteString("\n" + prefix + strings.Repeat(" ", metricIndent))
 			}
-			b.WriteString(metricColumn(m))
+			col, n := metricColumn(m)
+			b.WriteString(col)
+			notes = append(notes, n...)
 		}
 	case r.hasValue():
 		fmt.Fprintf(b, "%-*s%*s", eventWidth, r.event, metricWidth, "")
@@ -183,32 +186,44 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 		fmt.Fprintf(b, "  (%.2f%%)", r.pct())
 	}
 	b.WriteByte('\n')
+	writeNotes(b, prefix, notes)
+}
+
+// writeNotes puts a row's metric notes on lines of their own under the metric column, so
+// that a long warning never pushes the running-share column out of place.
+func writeNotes(b *bytes.Buffer, prefix string, notes []string) {
+	for _, n := range notes {
+		b.WriteString(prefix + strings.Repeat(" ", metricIndent) + " #   " + n + "\n")
+	}
 }
 
 // textOrphan prints a metric whose event has no row, on a line of its own.
 func textOrphan(b *bytes.Buffer, prefix string, m result.Metric) {
-	b.WriteString(prefix + cpuPrefix(m.CPU) + strings.Repeat(" ", metricIndent) + metricColumn(m) + "\n")
+	col, notes := metricColumn(m)
+	b.WriteString(prefix + cpuPrefix(m.CPU) + strings.Repeat(" ", metricIndent) + strings.TrimRight(col, " ") + "\n")
+	writeNotes(b, prefix+cpuPrefix(m.CPU), notes)
 }
 
-// metricColumn is " #    1.23  insn per cycle" padded to perf's metric width, followed by
-// what makes the number doubtful.
-func metricColumn(m result.Metric) string {
+// metricColumn is " #    1.23  insn per cycle" padded to perf's metric width, and what
+// makes the number doubtful, one note each: "(not measured together)", "!! implausible...".
+func metricColumn(m result.Metric) (string, []string) {
 	t := describeMetric(m)
 	s := fmt.Sprintf(" # %s %s", t.num, t.unit)
+	var notes []string
 	for _, n := range metricNotes(m, true) {
 		switch n {
 		case "undefined":
 			// already in the number's place
 		case notTogether:
-			s += "  (" + n + ")"
+			notes = append(notes, "("+n+")")
 		default:
-			s += "  !! " + n
+			notes = append(notes, "!! "+n)
 		}
 	}
 	if len(s) < metricWidth {
 		s += strings.Repeat(" ", metricWidth-len(s))
 	}
-	return s
+	return s, notes
 }
 
 // textFooter writes the elapsed time (mean +- standard error of the mean with -r) and, for
