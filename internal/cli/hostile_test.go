@@ -156,6 +156,14 @@ func TestSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
+		// Signal once pmc is counting: the workload said "ready" (launch mode), or after a
+		// fixed wait (system-wide prints nothing until the end). Under a loaded test run
+		// 300 ms were not always enough to get there.
+		for deadline := time.Now().Add(10 * time.Second); after == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if b, _ := os.ReadFile(out.Name()); strings.Contains(string(b), "ready") {
+				break
+			}
+		}
 		time.Sleep(after)
 		start := time.Now()
 		cmd.Process.Signal(sig)
@@ -164,11 +172,11 @@ func TestSignals(t *testing.T) {
 		b, _ := os.ReadFile(out.Name())
 		return string(b), cmd.ProcessState.ExitCode(), took
 	}
-	out, code, took := run(unix.SIGQUIT, 300*time.Millisecond, "stat", "-a", "-e", "cpu-clock", "--duration", "10s")
+	out, code, took := run(unix.SIGQUIT, time.Second, "stat", "-a", "-e", "cpu-clock", "--duration", "10s")
 	if code != 0 || !strings.Contains(out, "cpu-clock") || strings.Contains(out, "goroutine") || took > 2*time.Second {
 		t.Errorf("SIGQUIT: exit %d after %v:\n%s", code, took, out)
 	}
-	out, code, took = run(unix.SIGTERM, 300*time.Millisecond, "stat", "-e", "task-clock", "--", "bash", "-c", `trap "" TERM; sleep 4`)
+	out, code, took = run(unix.SIGTERM, 0, "stat", "-e", "task-clock", "--", "bash", "-c", `trap "" TERM; echo ready; sleep 4`)
 	if code != 143 || !strings.Contains(out, "task-clock") || !strings.Contains(out, "still runs") || took > 3*time.Second {
 		t.Errorf("a workload ignoring SIGTERM: exit %d after %v:\n%s", code, took, out)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
@@ -42,6 +43,12 @@ type statFlags struct {
 	dryRun        bool
 	duration      time.Duration
 	fake          string
+	detailed      int                    // -d, -dd, -ddd: perf's detailed event sets
+	tids          string                 // -t: attach to these threads only
+	bigNum        bool                   // -B: group digits
+	timeoutMS     int                    // --timeout MS: perf's name for --duration, in milliseconds
+	null          bool                   // -n: no counters, the elapsed time only
+	pre, post     string                 // shell commands run before and after each run
 	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
 	changed       func(name string) bool // whether a flag was given (even with an empty value)
 }
@@ -64,6 +71,9 @@ func (f *statFlags) emptyValues() error {
 		{"metrics-file", f.metric.file, "--metrics-file: name a file"},
 		{"pid", f.pids, "-p: give the process ids, e.g. -p 1234,5678"},
 		{"cpu", f.cpus, "-C: give the CPUs, e.g. -C 0-3"},
+		{"tid", f.tids, "-t: give the thread ids, e.g. -t 1234"},
+		{"pre", f.pre, "--pre: give a shell command"},
+		{"post", f.post, "--post: give a shell command"},
 	} {
 		if f.changed(c.flag) && strings.TrimSpace(c.value) == "" {
 			return errors.New(c.what)
@@ -105,21 +115,40 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.IntVar(&f.intervalCount, "interval-count", 0, "stop after this many intervals (with -I)")
 	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV-like output with this separator (RFC 4180 quoting)")
 	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
-	fl.BoolVar(&f.json, "json", false, "JSON output (schema pmc.stat/v1, docs/json-schema.md)")
+	fl.BoolVarP(&f.json, "json", "j", false, "JSON output (schema pmc.stat/v1, docs/json-schema.md); perf's --json-output")
 	fl.StringVarP(&f.output, "output", "o", "", "write the results to FILE (atomically) instead of stderr")
 	fl.BoolVar(&f.appendOut, "append", false, "append to the -o file instead of replacing it")
-	fl.BoolVarP(&f.noScale, "no-scale", "c", false, "print raw counts, not scaled for multiplexing")
+	fl.BoolVar(&f.noScale, "no-scale", false, "print raw counts, not scaled for multiplexing")
 	fl.BoolVarP(&f.noInherit, "no-inherit", "i", false, "do not count the command's threads and children")
 	fl.StringVarP(&f.pids, "pid", "p", "", "attach to these processes (comma-separated) until Ctrl-C or --duration")
 	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "count system-wide on all CPUs")
-	fl.StringVarP(&f.cpus, "cpu", "C", "", "count system-wide on these CPUs only (e.g. 0-3,6)")
+	fl.StringVarP(&f.tids, "tid", "t", "", "attach to these threads only (comma-separated thread ids)")
+	fl.StringVarP(&f.cpus, "cpu", "C", "", "count system-wide on these CPUs only (e.g. 0-3,6); not list/explain's --cpu, which names a CPU model")
 	fl.BoolVarP(&f.noAggr, "no-aggr", "A", false, "one row per CPU instead of the sum (with -a/-C)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "print each event's perf_event_attr before counting")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print each event's perf_event_attr and exit without counting")
-	fl.DurationVar(&f.duration, "duration", 0, "stop counting after this long (attach and system-wide modes)")
+	fl.DurationVar(&f.duration, "duration", 0, "stop counting after this long (a command gets SIGTERM; pmc exits 0)")
+	fl.IntVar(&f.timeoutMS, "timeout", 0, "perf's form of --duration, in milliseconds")
+	fl.CountVarP(&f.detailed, "detailed", "d", "add perf's detailed events: -d L1 and LLC, -dd also L1-icache and TLBs, -ddd also prefetches")
+	fl.BoolVarP(&f.bigNum, "big-num", "B", false, "group the digits of counts (1,234,567; the locale's separator where pmc knows it)")
+	fl.BoolVarP(&f.null, "null", "n", false, "count nothing: the elapsed time only")
+	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
+	fl.StringVar(&f.post, "post", "", "shell command run after each run (a failure stops pmc)")
 	fl.StringVar(&f.fake, "fake", "", "use the deterministic fake backend scripted by FILE (tests)")
 	fl.MarkHidden("fake")
 	f.metric.register(fl)
+	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "json-output" {
+			name = "json" // perf 6.1's spelling of -j
+		}
+		return pflag.NormalizedName(name)
+	})
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if strings.Contains(err.Error(), "'c' in -c") {
+			return usageErr(errors.New("-c: pmc stat has no -c (perf stat's -c only asks for the default scaling); --no-scale prints raw counts, and -c N is pmc record's sample period"))
+		}
+		return usageErr(err)
+	})
 	return cmd
 }
 
@@ -136,6 +165,12 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 	switch {
 	case f.changed != nil && f.changed("duration") && f.duration <= 0:
 		return nil, fmt.Errorf("--duration %v: give a positive time, e.g. --duration 5s", f.duration)
+	case f.timeoutMS < 0 || (f.changed != nil && f.changed("timeout") && f.timeoutMS == 0):
+		return nil, fmt.Errorf("--timeout %d: give a positive time in milliseconds", f.timeoutMS)
+	case f.timeoutMS > 0 && f.duration > 0:
+		return nil, errors.New("--timeout and --duration both set the time: use one")
+	case f.null && (len(f.events) > 0 || f.detailed > 0 || f.metric.requested()):
+		return nil, errors.New("-n counts nothing: drop it, or drop -e/-d/-M")
 	case f.intervalCount < 0:
 		return nil, fmt.Errorf("--interval-count %d: give a positive count", f.intervalCount)
 	case f.repeat < 1:
@@ -160,18 +195,28 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 		return nil, fmt.Errorf("-x %q: a quote or line break cannot separate CSV fields", f.sep)
 	}
 	req.Interval = time.Duration(f.intervalMS) * time.Millisecond
+	if f.timeoutMS > 0 {
+		req.Duration = time.Duration(f.timeoutMS) * time.Millisecond
+	}
 	switch {
-	case f.pids != "":
+	case f.pids != "" && f.tids != "":
+		return nil, errors.New("-p and -t both attach: give the processes with -p or the threads with -t")
+	case f.pids != "" || f.tids != "":
+		flag, list, what := "-p", f.pids, "process"
+		if f.tids != "" {
+			flag, list, what = "-t", f.tids, "thread"
+			req.Threads = true
+		}
 		if f.allCPUs || f.cpus != "" {
-			return nil, errors.New("-p and -a/-C are different modes: choose one")
+			return nil, fmt.Errorf("%s and -a/-C are different modes: choose one", flag)
 		}
 		if len(args) > 0 {
-			return nil, fmt.Errorf("-p counts existing processes: drop the command %q", args[0])
+			return nil, fmt.Errorf("%s counts existing %ses: drop the command %q", flag, what, args[0])
 		}
-		for _, p := range strings.Split(f.pids, ",") {
+		for _, p := range strings.Split(list, ",") {
 			pid, err := strconv.Atoi(strings.TrimSpace(p))
 			if err != nil || pid <= 0 {
-				return nil, fmt.Errorf("-p %q: %q is not a process id", f.pids, p)
+				return nil, fmt.Errorf("%s %q: %q is not a %s id", flag, list, p, what)
 			}
 			req.PIDs = append(req.PIDs, pid)
 		}
@@ -231,6 +276,13 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	if f.metric.list && f.cpus != "" {
+		// --list-metrics --cpu NAME: the metrics of that CPU model (-C's long name is --cpu)
+		if facts, err = facts.Browse(f.cpus); err != nil {
+			return usageErr(err)
+		}
+		on = facts
+	}
 	plan, err := newMetricPlan(&f.metric, facts, on)
 	if err != nil {
 		return usageErr(err)
@@ -261,14 +313,16 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 		}
 	}
-	evs, err := resolveOn(on, spec, req.Mode, !f.noInherit)
-	if err != nil {
-		return usageErr(err)
+	if !f.null {
+		evs, err := resolveOn(on, spec, req.Mode, !f.noInherit)
+		if err != nil {
+			return usageErr(err)
+		}
+		req.Events = evs
 	}
-	req.Events = evs
 	if f.verbose || f.dryRun {
 		printPlan(e.stderr, plan)
-		printAttrs(e.stderr, evs)
+		printAttrs(e.stderr, req.Events)
 		if f.dryRun {
 			return nil
 		}
@@ -304,7 +358,8 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		out.abort()
 		return usageErr(err)
 	}
-	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval, KeepRuns: out.keepRuns()})
+	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval, KeepRuns: out.keepRuns(),
+		Pre: shellHook(e, "--pre", f.pre), Post: shellHook(e, "--post", f.post)})
 	if res == nil || len(res.Runs) == 0 {
 		out.abort()
 		if reportFile != nil {

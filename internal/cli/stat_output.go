@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
@@ -36,7 +38,7 @@ type statOutput struct {
 // line.
 func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*statOutput, error) {
 	o := &statOutput{e: e, f: f, plan: plan, head: &result.Stat{Schema: result.SchemaVersion,
-		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, CPUs: req.CPUs,
+		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, Threads: req.Threads, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
 	if f.output == "" {
 		o.live = e.stderr
@@ -101,7 +103,9 @@ func (o *statOutput) interval(iv result.Interval) {
 		statfmt.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
 	default:
 		// perf repeats the column header every 25 intervals
-		statfmt.TextInterval(o.live, o.head, iv, o.n%25 == 0, statfmt.TextOptions{Metrics: ms})
+		opt := o.textOptions()
+		opt.Metrics = ms
+		statfmt.TextInterval(o.live, o.head, iv, o.n%25 == 0, opt)
 	}
 	if o.file != nil {
 		o.file.Sync()
@@ -126,7 +130,7 @@ func (o *statOutput) final(res *result.Stat) error {
 	case o.f.csv || o.f.sep != "":
 		err = statfmt.CSV(w, res, o.csvOptions())
 	default:
-		err = statfmt.Text(w, res, statfmt.TextOptions{})
+		err = statfmt.Text(w, res, o.textOptions())
 	}
 	if err != nil {
 		o.abort()
@@ -145,7 +149,20 @@ func (o *statOutput) rescue(res *result.Stat) {
 		return
 	}
 	fmt.Fprintf(o.e.stderr, "pmc: the counts that could not be written to %s:\n", o.f.output)
-	statfmt.Text(o.e.stderr, res, statfmt.TextOptions{})
+	statfmt.Text(o.e.stderr, res, o.textOptions())
+}
+
+// textOptions groups digits with -B: the locale's separator where pmc knows it, else ','
+// (perf groups only under a locale that has one; its users ask -B for the grouping).
+func (o *statOutput) textOptions() statfmt.TextOptions {
+	if !o.f.bigNum {
+		return statfmt.TextOptions{}
+	}
+	sep := statfmt.ThousandsFromEnv(os.Getenv)
+	if sep == 0 {
+		sep = ','
+	}
+	return statfmt.TextOptions{Thousands: sep}
 }
 
 // printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).
@@ -195,4 +212,20 @@ func exitStatusFor(err error) int {
 		return le.ExitCode()
 	}
 	return 1
+}
+
+// shellHook runs a --pre/--post command with sh -c on the workload's stdio, as perf runs
+// them with system(3); nil when none was given.
+func shellHook(e *env, flag, command string) func() error {
+	if command == "" {
+		return nil
+	}
+	return func() error {
+		c := exec.Command("/bin/sh", "-c", command)
+		c.Stdin, c.Stdout, c.Stderr = e.workload[0], e.workload[1], e.workload[2]
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("%s %q: %v", flag, command, err)
+		}
+		return nil
+	}
 }

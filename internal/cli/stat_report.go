@@ -17,6 +17,11 @@ import (
 	"github.com/pmc-tools/pmc/internal/statreport"
 )
 
+// requested says whether any metric or the report was asked for.
+func (m *metricFlags) requested() bool {
+	return len(m.metrics) > 0 || len(m.groups) > 0 || m.report != "" || m.file != ""
+}
+
 // check rejects metric flag combinations pmc cannot honour.
 func (m *metricFlags) check(f *statFlags) error {
 	switch {
@@ -71,8 +76,11 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if spec == "" {
+	if spec == "" && !f.null {
 		spec = events.DefaultEventsFor(p.on.PMUs, mode == stat.System)
+	}
+	if d := events.Detailed(f.detailed); d != "" {
+		spec += "," + d // perf appends them to -e too
 	}
 	return spec, nil
 }

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"os"
+	"os/exec"
+	"strconv"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -80,5 +82,78 @@ func TestExplainDidYouMean(t *testing.T) {
 		if code != 1 || !strings.Contains(errs, want) {
 			t.Errorf("explain %s: exit %d %q", name, code, errs)
 		}
+	}
+}
+
+// TestPerfStatFlags (issue 15 item 12): the perf stat flags users type. -c is no longer
+// --no-scale (pmc record's -c is a sample period); -j/--json-output, -B, -d, -n, --timeout,
+// --pre/--post and -t work as in perf; --list-metrics --cpu NAME lists that CPU's metrics.
+func TestPerfStatFlags(t *testing.T) {
+	fake := []string{"stat", "--fake", "testdata/fake/pmu.json"}
+	if _, errs, code := runPMC(append(fake, "-c", "--", "true")...); code != 1 || !strings.Contains(errs, "--no-scale prints raw counts") {
+		t.Errorf("-c: exit %d\n%s", code, errs)
+	}
+	for _, j := range []string{"-j", "--json-output"} {
+		_, errs, code := runPMC(append(fake, j, "--", "true")...)
+		if code != 0 || !strings.Contains(errs, `"schema": "pmc.stat/v1"`) {
+			t.Errorf("%s: exit %d\n%s", j, code, errs)
+		}
+	}
+	_, errs, _ := runPMC(append(fake, "-B", "-e", "cycles,instructions", "--", "true")...)
+	mustContain(t, errs, "2,400,000,000      cycles", "3,000,000,000      instructions")
+	_, errs, _ = runPMC("stat", "--dry-run", "-ddd", "-e", "task-clock", "--", "true")
+	var got []string
+	for _, l := range strings.Split(errs, "\n") {
+		if f := strings.Fields(l); len(f) > 1 && f[0] == "event" {
+			got = append(got, strings.Trim(f[1], `"`))
+		}
+	}
+	want := []string{"task-clock", "L1-dcache-loads", "L1-dcache-load-misses", "LLC-loads", "LLC-load-misses",
+		"L1-icache-loads", "L1-icache-load-misses", "dTLB-loads", "dTLB-load-misses", "iTLB-loads", "iTLB-load-misses",
+		"L1-dcache-prefetches", "L1-dcache-prefetch-misses"}
+	if !slices.Equal(got, want) {
+		t.Errorf("-ddd -e task-clock events:\n got %v\nwant %v", got, want)
+	}
+	out, errs, code := runPMC("stat", "--list-metrics", "--cpu", "cortex-a7")
+	if code != 0 || !strings.Contains(out, "architecture armv7") || !strings.Contains(out, "Cortex-A7") {
+		t.Errorf("--list-metrics --cpu cortex-a7: exit %d %s\n%s", code, errs, out)
+	}
+	for _, bad := range [][]string{{"-n", "-e", "task-clock"}, {"--timeout", "0"}, {"--timeout", "10", "--duration", "1s"}, {"-t", "1", "-p", "1"}, {"--pre", ""}} {
+		if _, errs, code := runPMC(append(append([]string{"stat"}, bad...), "--", "true")...); code != 1 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, want one line:\n%s", bad, code, errs)
+		}
+	}
+}
+
+// TestPerfStatFlagsReal: -n counts nothing and prints the time; --timeout ends the command
+// (exit 0, as perf); --pre and --post run around every run, warmups included, in order;
+// -t counts the one thread and says "thread id".
+func TestPerfStatFlagsReal(t *testing.T) {
+	_, errs, code := runPMC("stat", "-n", "-r", "2", "--", "true")
+	if code != 0 || !strings.Contains(errs, "seconds time elapsed") || strings.Contains(errs, "task-clock") {
+		t.Errorf("-n: exit %d\n%s", code, errs)
+	}
+	_, errs, code = runPMC("stat", "--timeout", "200", "-e", "task-clock", "--", "sleep", "5")
+	if code != 0 || !strings.Contains(errs, "task-clock") {
+		t.Errorf("--timeout 200 -- sleep 5: exit %d\n%s", code, errs)
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	_, errs, code = runPMC("stat", "--warmup", "1", "-r", "2", "-e", "task-clock",
+		"--pre", "echo pre >> "+log, "--post", "echo post >> "+log, "--", "sh", "-c", "echo run >> "+log)
+	data, _ := os.ReadFile(log)
+	if want := strings.Repeat("pre\nrun\npost\n", 3); code != 0 || string(data) != want {
+		t.Errorf("--pre/--post: exit %d, log %q, want %q\n%s", code, data, want, errs)
+	}
+	if _, errs, code = runPMC("stat", "--post", "exit 3", "-r", "3", "-e", "task-clock", "--", "true"); code != 1 || !strings.Contains(errs, `--post "exit 3": exit status 3`) {
+		t.Errorf("failing --post: exit %d\n%s", code, errs)
+	}
+	sleeper := exec.Command("sleep", "10")
+	if err := sleeper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer sleeper.Process.Kill()
+	_, errs, code = runPMC("stat", "-t", strconv.Itoa(sleeper.Process.Pid), "-e", "task-clock", "--duration", "200ms")
+	if code != 0 || !strings.Contains(errs, "thread id '"+strconv.Itoa(sleeper.Process.Pid)+"'") {
+		t.Errorf("-t: exit %d\n%s", code, errs)
 	}
 }

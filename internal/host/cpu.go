@@ -13,6 +13,9 @@ import (
 // cpuTable is the table written for this exact CPU, whether or not it has a core PMU (the
 // facts of a CPU hold without one); nil when pmc has none.
 func (m *Machine) cpuTable() *catalog.Table {
+	if m.Browsed {
+		return m.Table // --cpu NAME: that CPU's table, whatever this machine is
+	}
 	if m.CPUErr != nil {
 		return nil
 	}
@@ -50,7 +53,7 @@ func (m *Machine) IssueWidth() float64 {
 
 // knownArmCore is the table of an Arm core whose facts pmc has.
 func (m *Machine) knownArmCore() *catalog.Table {
-	if t := m.cpuTable(); t != nil && m.CPU.ISA == "arm" && t.Counters != nil {
+	if t := m.cpuTable(); t != nil && (m.CPU.ISA == "arm" || m.Browsed) && t.Counters != nil {
 		return t
 	}
 	return nil
@@ -60,7 +63,7 @@ func (m *Machine) knownArmCore() *catalog.Table {
 // name, else from the Arm core pmc knows, else the generic names.
 func (m *Machine) MetricArch() string {
 	name := ""
-	if m.Core != nil {
+	if m.Core != nil && !m.Browsed {
 		name = m.Core.Name
 	}
 	if a := metrics.Arch(name); a != metrics.ArchGeneric {
@@ -75,6 +78,9 @@ func (m *Machine) MetricArch() string {
 // CPUModel is the CPU line of a report: the event table's title when pmc has one for this
 // Arm CPU, else the model name, with the identity Linux reports.
 func (m *Machine) CPUModel() string {
+	if m.Browsed && m.Table != nil {
+		return m.Table.Title + " (--cpu " + m.Table.Name + ")"
+	}
 	if m.CPUErr != nil {
 		return "unidentified (" + m.CPUErr.Error() + ")"
 	}

@@ -156,6 +156,7 @@ type Stat struct {
 	Command   []string `json:"command,omitempty"`
 	Mode      string   `json:"mode"`               // "launch", "attach", "system"
 	PIDs      []int    `json:"pids,omitempty"`     // attach mode
+	Threads   bool     `json:"threads,omitempty"`  // attach mode with -t: PIDs are thread ids
 	CPUs      []int    `json:"cpus,omitempty"`     // system mode CPU list
 	AllCPUs   bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
 	Scaled    bool     `json:"scaled"`             // false with --no-scale

@@ -35,7 +35,8 @@ type Request struct {
 	Events        []Event
 	Mode          Mode
 	Command       []string // launch (and optionally system) mode
-	PIDs          []int    // attach mode
+	PIDs          []int    // attach mode: processes (every thread), or threads with Threads
+	Threads       bool     // -t: PIDs are thread ids, each counted alone
 	CPUs          []int    // system mode; empty means every online CPU
 	AllCPUs       bool     // system mode on every online CPU (-a without -C)
 	PerCPU        bool     // -A: keep one row per CPU

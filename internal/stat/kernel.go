@@ -165,6 +165,13 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 		}
 		var ts []target
 		for _, pid := range req.PIDs {
+			if req.Threads {
+				if _, _, err := process(pid); err != nil {
+					return nil, fmt.Errorf("thread %d: %w", pid, err)
+				}
+				ts = append(ts, target{pid: pid, cpu: perfevent.AnyCPU, owner: pid})
+				continue
+			}
 			if state, _, err := process(pid); err == nil && state == 'Z' {
 				return nil, fmt.Errorf("process %d has exited (a zombie its parent has not reaped): nothing is left to count", pid)
 			}

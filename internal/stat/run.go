@@ -21,6 +21,9 @@ type Options struct {
 	// KeepIntervals keeps every interval in Stat.Intervals; without it they only go to
 	// OnInterval, so memory does not grow with the length of an -I run.
 	KeepIntervals bool
+	// Pre and Post run before and after every run, warmups included (perf's --pre and
+	// --post); an error from either stops the measurement.
+	Pre, Post func() error
 }
 
 // Measure measures req with b: warmups, then Repeat counted runs, and returns the result. A
@@ -36,6 +39,7 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 		Command: req.Command,
 		Mode:    string(req.Mode),
 		PIDs:    req.PIDs,
+		Threads: req.Threads,
 		CPUs:    req.CPUs,
 		AllCPUs: req.AllCPUs,
 		Scaled:  !req.NoScale,
@@ -49,11 +53,23 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 			res.Interrupted = true
 			break // Ctrl-C between runs: keep what we have
 		}
+		if opt.Pre != nil {
+			if err := opt.Pre(); err != nil {
+				return res, err
+			}
+		}
 		run, ivs, err := runOnce(ctx, b, req, i, opt, res)
 		if err != nil {
 			return res, err
 		}
+		var postErr error
+		if opt.Post != nil {
+			postErr = opt.Post()
+		}
 		if i < req.Warmup {
+			if postErr != nil {
+				return res, postErr
+			}
 			if run.Signal == "SIGINT" && req.Mode == Launch {
 				res.Interrupted = true
 				break // interrupted while warming up: nothing was measured
@@ -71,6 +87,9 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 			res.Intervals = append(res.Intervals, ivs...)
 		}
 		res.ExitStatus = run.ExitStatus
+		if postErr != nil {
+			return res, postErr // this run's counts are kept
+		}
 		if run.Signal != "" && req.Mode == Launch && run.Signal == "SIGINT" {
 			res.Interrupted = acc.Runs() < req.Repeat
 			break // the user interrupted: do not start the next repeat

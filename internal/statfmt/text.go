@@ -109,6 +109,9 @@ func Title(r *result.Stat) string {
 			pids[i] = strconv.Itoa(p)
 		}
 		target = "process id '" + strings.Join(pids, ",") + "'"
+		if r.Threads {
+			target = "thread id '" + strings.Join(pids, ",") + "'"
+		}
 	case "system":
 		if len(r.CPUs) > 0 && !r.AllCPUs {
 			target = "'CPU(s) " + pmu.FormatCPUList(r.CPUs) + "'"
