@@ -1,7 +1,7 @@
 # pmc: see README.md. `make demo` and `make test` are the two entry points.
 GO      ?= go
 BIN     := bin/pmc
-GOFLAGS := -trimpath
+GOFLAGS := -trimpath -buildvcs=auto
 export CGO_ENABLED := 0
 
 .PHONY: all build workloads demo test test-go test-qemu deps fuzz clean cross

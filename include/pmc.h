@@ -63,6 +63,7 @@
  */
 #ifndef PMC_H
 #define PMC_H
+#define PMC_VERSION "0.2.0-dev"
 
 #include <stdint.h>
 
@@ -96,6 +97,7 @@ void pmc_close(void);
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -168,6 +170,7 @@ struct pmc__frame {
 static struct {
 	int open, nev, nreg, depth, warned;
 	struct timespec t_open;
+	time_t date_open; /* wall clock at pmc_open, for the JSON's "date" */
 	struct pmc__ev ev[PMC__MAX_EVENTS];
 	struct pmc__region reg[PMC__MAX_REGIONS];
 	struct pmc__frame stack[PMC__MAX_DEPTH];
@@ -400,6 +403,7 @@ int pmc_open(const char *events)
 	}
 	pmc__s.open = 1;
 	clock_gettime(CLOCK_MONOTONIC, &pmc__s.t_open);
+	pmc__s.date_open = time(NULL);
 	return opened;
 }
 
@@ -557,7 +561,7 @@ static void pmc__error(FILE *f, const struct pmc__ev *e)
 	pmc__jstr(f, msg);
 }
 
-static void pmc__command(FILE *f)
+static void pmc__command(FILE *f, const char *key)
 {
 	char buf[4096];
 	size_t n = 0;
@@ -567,13 +571,73 @@ static void pmc__command(FILE *f)
 		fclose(c);
 	}
 	buf[n] = '\0';
-	fprintf(f, "\"command\":[");
+	fprintf(f, "\"%s\":[", key);
 	for (size_t i = 0; i < n; i += strlen(buf + i) + 1) {
 		if (i > 0)
 			fputc(',', f);
 		pmc__jstr(f, buf + i);
 	}
 	fputc(']', f);
+}
+
+/* pmc__cpuinfo copies the value of the first "key" line of /proc/cpuinfo into out ("" if none). */
+static void pmc__cpuinfo(const char *key, char *out, size_t size)
+{
+	char line[512];
+	size_t k = strlen(key);
+	out[0] = '\0';
+	FILE *c = fopen("/proc/cpuinfo", "r");
+	if (c == NULL)
+		return;
+	while (fgets(line, sizeof line, c) != NULL) {
+		char *colon = strchr(line, ':');
+		if (strncmp(line, key, k) != 0 || colon == NULL || (line[k] != ' ' && line[k] != '\t' && line[k] != ':'))
+			continue;
+		colon += strspn(colon + 1, " \t") + 1;
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(out, size, "%s", colon);
+		break;
+	}
+	fclose(c);
+}
+
+/* pmc__machine writes the "machine", "date", "pmc_version" and "pmc_command" members that
+ * identify where a result was measured (schema pmc.stat/v1, docs/json-schema.md). */
+static void pmc__machine(FILE *f)
+{
+	struct utsname u;
+	char buf[600], model[256], impl[64], part[64];
+	fprintf(f, ",\"machine\":{");
+	if (uname(&u) == 0) {
+		fprintf(f, "\"host\":");
+		pmc__jstr(f, u.nodename);
+		snprintf(buf, sizeof buf, "%s %s %s %s", u.sysname, u.release, u.version, u.machine);
+		fprintf(f, ",\"kernel\":");
+		pmc__jstr(f, buf);
+		fputc(',', f);
+	}
+	pmc__cpuinfo("model name", model, sizeof model);
+	if (model[0] != '\0') {
+		fprintf(f, "\"cpu\":");
+		pmc__jstr(f, model);
+		fputc(',', f);
+	}
+	pmc__cpuinfo("CPU implementer", impl, sizeof impl);
+	pmc__cpuinfo("CPU part", part, sizeof part);
+	if (impl[0] != '\0' && part[0] != '\0') {
+		snprintf(buf, sizeof buf, "Arm implementer %s part %s", impl, part);
+		fprintf(f, "\"cpu_id\":");
+		pmc__jstr(f, buf);
+		fputc(',', f);
+	}
+	fprintf(f, "\"cpus\":%ld}", sysconf(_SC_NPROCESSORS_ONLN));
+	struct tm tm;
+	if (gmtime_r(&pmc__s.date_open, &tm) != NULL && strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm) > 0) {
+		fprintf(f, ",\"date\":");
+		pmc__jstr(f, buf);
+	}
+	fprintf(f, ",\"pmc_version\":\"pmc.h " PMC_VERSION "\",");
+	pmc__command(f, "pmc_command");
 }
 
 static void pmc__summary(FILE *f, int j)
@@ -634,7 +698,7 @@ int pmc_write_json(const char *path)
 	if (f == NULL)
 		return -1;
 	fprintf(f, "{\"schema\":\"pmc.stat/v1\",");
-	pmc__command(f);
+	pmc__command(f, "command");
 	fprintf(f, ",\"mode\":\"self\",\"scaled\":true,\"repeat\":1,\"backend\":\"perf_event\",\"runs\":[");
 	for (int i = 0; i < pmc__s.nreg; i++) {
 		const struct pmc__region *r = &pmc__s.reg[i];
@@ -667,7 +731,9 @@ int pmc_write_json(const char *path)
 	}
 	fprintf(f, "],\"elapsed_sec\":");
 	pmc__jnum(f, pmc__since(&pmc__s.t_open, &now));
-	fprintf(f, ",\"exit_status\":0,\"regions\":[");
+	fprintf(f, ",\"exit_status\":0");
+	pmc__machine(f);
+	fprintf(f, ",\"regions\":[");
 	for (int i = 0; i < pmc__s.nreg; i++) {
 		const struct pmc__region *r = &pmc__s.reg[i];
 		fprintf(f, "%s{\"name\":", i ? "," : "");

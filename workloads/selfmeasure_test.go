@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
 )
@@ -53,6 +54,13 @@ func TestSelfMeasure(t *testing.T) {
 	}
 	if len(rep.Command) == 0 || !strings.HasSuffix(rep.Command[0], "selfmeasure") {
 		t.Errorf("command %q", rep.Command)
+	}
+	// The machine is identified as pmc stat identifies it (issue 15 item 11).
+	host, _ := os.Hostname()
+	date, derr := time.Parse(time.RFC3339, rep.Date)
+	if rep.Machine == nil || rep.Machine.Host != host || !strings.HasPrefix(rep.Machine.Kernel, "Linux ") ||
+		rep.Machine.CPUs < 1 || derr != nil || time.Since(date) > time.Hour || !strings.HasPrefix(rep.PMCVersion, "pmc.h ") {
+		t.Errorf("identity: machine %+v date %q version %q", rep.Machine, rep.Date, rep.PMCVersion)
 	}
 
 	// Regions: names, passes, nesting, and one Run each in the same order.

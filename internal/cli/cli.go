@@ -17,6 +17,7 @@ var commands = []func(*env) *cobra.Command{
 	newListCmd,
 	newExplainCmd,
 	newMemCmd,
+	newVersionCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.
@@ -25,6 +26,7 @@ type env struct {
 	// workload holds the standard streams a launched command inherits (stdin, stdout,
 	// stderr): pmc's own in production, anything but the test log in tests.
 	workload [3]*os.File
+	args     []string // pmc's command line, recorded in saved results
 }
 
 // exitError carries a process exit status through cobra (e.g. the workload's status).
@@ -47,12 +49,15 @@ func Run(args []string, stdout, stderr io.Writer) int {
 
 func run(args []string, e *env) int {
 	stdout, stderr := e.stdout, e.stderr
+	e.args = append([]string{"pmc"}, args...)
 	root := &cobra.Command{
 		Use:           "pmc",
 		Short:         "count hardware performance events and explain what they count",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version(),
 	}
+	root.SetVersionTemplate("pmc {{.Version}}\n")
 	for _, c := range commands {
 		root.AddCommand(c(e))
 	}

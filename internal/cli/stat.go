@@ -358,6 +358,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		out.abort()
 		return usageErr(err)
 	}
+	started := time.Now()
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval, KeepRuns: out.keepRuns(),
 		Pre: shellHook(e, "--pre", f.pre), Post: shellHook(e, "--post", f.post)})
 	if res == nil || len(res.Runs) == 0 {
@@ -375,6 +376,13 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			res.Notes = append(res.Notes, hint)
 		}
 		res.Metrics = plan.result(res)
+		if f.fake != "" {
+			started = time.Time{} // scripted counts: no date, the same output on every run
+			if f.metric.fakeMachine != "" {
+				started = facts.Date
+			}
+		}
+		stamp(res, facts, started, e.args)
 		writeErr := out.final(res)
 		if writeErr != nil {
 			out.rescue(res)

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // These tests reproduce what perf and rpistat users hit in pmc (issue 15), one each.
@@ -156,4 +157,27 @@ func TestPerfStatFlagsReal(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "thread id '"+strconv.Itoa(sleeper.Process.Pid)+"'") {
 		t.Errorf("-t: exit %d\n%s", code, errs)
 	}
+}
+
+// TestMachineIdentity (issue 15 item 11): stat JSON names the machine, the date, pmc's
+// version and command line; `pmc --version` and `pmc version` print the version.
+func TestMachineIdentity(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		out, _, code := runPMC(args...)
+		if code != 0 || !strings.HasPrefix(out, "pmc "+release) {
+			t.Errorf("%v: exit %d %q", args, code, out)
+		}
+	}
+	r, code := pmcJSON(t, "-e", "task-clock", "--", "true")
+	host, _ := os.Hostname()
+	date, err := time.Parse(time.RFC3339, r.Date)
+	m := machine()
+	if code != 0 || r.Machine == nil || r.Machine.Host != host || r.Machine.Kernel != m.Kernel || r.Machine.CPUs != m.Processors ||
+		r.Machine.CPUID != m.CPU.String() || r.Machine.PMU != m.PMULine() || err != nil || time.Since(date) > time.Minute ||
+		!strings.HasPrefix(r.PMCVersion, release) || !slices.Contains(r.PMCCommand, "task-clock") {
+		t.Errorf("exit %d, machine %+v date %q version %q command %q", code, r.Machine, r.Date, r.PMCVersion, r.PMCCommand)
+	}
+	// Recorded facts name their machine: a Cortex-A7 board's file says so.
+	_, errs, _ := runPMC("stat", "--fake", "testdata/fake/pmu.json", "--fake-machine", "testdata/fake/machine-cortex-a7.json", "--json", "--", "true")
+	mustContain(t, errs, `"cpu": "Arm Cortex-A7`, `"pmu": "armv7_cortex_a7, 4 general counters + cycle counter`)
 }

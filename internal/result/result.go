@@ -177,6 +177,22 @@ type Stat struct {
 	// Notes say what pmc changed to count at all, e.g. user space only under
 	// perf_event_paranoid; each is one line, printed to stderr too.
 	Notes []string `json:"notes,omitempty"`
+	// Where, when and by what the result was measured, so that saved results of two
+	// machines can be told apart.
+	Machine    *Machine `json:"machine,omitempty"`
+	Date       string   `json:"date,omitempty"`        // RFC 3339, when the measurement started
+	PMCVersion string   `json:"pmc_version,omitempty"` // of the pmc (or pmc.h) that measured
+	PMCCommand []string `json:"pmc_command,omitempty"` // pmc's own command line
+}
+
+// Machine identifies the machine a result was measured on.
+type Machine struct {
+	Host   string `json:"host,omitempty"`
+	CPU    string `json:"cpu,omitempty"`    // model: the event table's title or cpuinfo's model name
+	CPUID  string `json:"cpu_id,omitempty"` // identity: vendor/family/model or MIDR fields
+	PMU    string `json:"pmu,omitempty"`    // core PMU and its counters, or "none (...)"
+	Kernel string `json:"kernel,omitempty"` // as uname -srvm prints it
+	CPUs   int    `json:"cpus,omitempty"`   // online processors
 }
 
 // RunsDone is the number of runs measured: Completed, or the runs listed in a file written
