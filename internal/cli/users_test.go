@@ -3,9 +3,9 @@ package cli
 import (
 	"os"
 	"os/exec"
-	"strconv"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
