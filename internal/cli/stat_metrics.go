@@ -114,7 +114,10 @@ func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error)
 // like rpistat's nine ARM1176 events: the rpistat group on the ARM1176, the software group on
 // a machine without a PMU, and the default, cache and branch groups elsewhere.
 func (p *metricPlan) reportDefaults() error {
-	groups := []string{metrics.GroupDefault, metrics.GroupCache, metrics.GroupBranch}
+	groups := []string{metrics.GroupDefault, metrics.GroupIPC, metrics.GroupCache, metrics.GroupBranch}
+	if hasTLBEvents(p.facts) {
+		groups = append(groups, metrics.GroupTLB)
+	}
 	switch {
 	case p.facts.Core == nil:
 		groups = []string{metrics.GroupSoftware}
@@ -134,6 +137,30 @@ func (p *metricPlan) reportDefaults() error {
 	}
 	p.defaults = rest
 	return nil
+}
+
+// hasTLBEvents says whether the CPU counts TLB misses: its event table maps perf's generic
+// dTLB event, or pmc has no table and perf's generic names are all it has.
+func hasTLBEvents(m *host.Machine) bool {
+	if m.Table == nil {
+		return true
+	}
+	_, ok := m.Table.MapGeneric("dTLB-load-misses")
+	return ok
+}
+
+// reportMetrics are the report's metrics: the run's, with CPI computed too when its operands
+// were counted (rpistat's report starts with CPI and IPC; perf's text shows IPC alone).
+func (p *metricPlan) reportMetrics(res *result.Stat) []result.Metric {
+	out := res.Metrics
+	for _, m := range out {
+		if m.Name == "cpi" {
+			return out
+		}
+	}
+	skip := p.opt
+	skip.SkipMissing = true
+	return append(valid(p.set.Compute(res, []string{"cpi"}, skip)), out...)
 }
 
 // events returns the event list to count. Without -e it is the plan of the requested

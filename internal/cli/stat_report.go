@@ -128,7 +128,9 @@ func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan
 		return nil
 	}
 	var b bytes.Buffer
-	err := statreport.Write(&b, statreport.Report{Machine: reportMachine(p.facts), Result: res, Set: p.set,
+	withCPI := *res
+	withCPI.Metrics = p.reportMetrics(res)
+	err := statreport.Write(&b, statreport.Report{Machine: reportMachine(p.facts), Result: &withCPI, Set: p.set,
 		Planned: p.planned, Notes: p.warnings, Events: rawEventNames(p.facts, res), Tip: togetherTip(res, p, file)})
 	if err == nil {
 		_, err = out.Write(b.Bytes())

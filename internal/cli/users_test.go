@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
+	"math"
+
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // These tests reproduce what perf and rpistat users hit in pmc (issue 15), one each.
@@ -180,4 +185,40 @@ func TestMachineIdentity(t *testing.T) {
 	// Recorded facts name their machine: a Cortex-A7 board's file says so.
 	_, errs, _ := runPMC("stat", "--fake", "testdata/fake/pmu.json", "--fake-machine", "testdata/fake/machine-cortex-a7.json", "--json", "--", "true")
 	mustContain(t, errs, `"cpu": "Arm Cortex-A7`, `"pmu": "armv7_cortex_a7, 4 general counters + cycle counter`)
+}
+
+// TestSeedMetrics (issue 15 item 13): the Cortex-A7 seed's dTLB miss ratio
+// (dTLB-load-misses / cache-references), and a report that starts with CPI and IPC when
+// -e instructions,cycles is all it has (it showed IPC alone) and has a TLB section.
+func TestSeedMetrics(t *testing.T) {
+	a7 := []string{"stat", "--fake", "testdata/fake/a7-tlb.json", "--fake-machine", "testdata/fake/machine-cortex-a7.json"}
+	_, errs, code := runPMC(append(a7, "-M", "dtlb_miss_ratio", "--json", "--", "./a")...)
+	var r result.Stat
+	err := json.Unmarshal([]byte(errs), &r)
+	if code != 0 || err != nil {
+		t.Fatalf("exit %d %v\n%s", code, err, errs)
+	}
+	var got float64
+	for _, m := range r.Metrics {
+		if m.Name == "dtlb_miss_ratio" {
+			got = m.Value
+		}
+	}
+	if math.Abs(got-0.075) > 1e-12 {
+		t.Errorf("A7 dtlb_miss_ratio = %v, want 150000 / 200000000 = 0.075%%", got)
+	}
+	report := filepath.Join(t.TempDir(), "r.txt")
+	if _, errs, code = runPMC(append(a7, "-e", "instructions,cycles", "--report="+report, "--", "./a")...); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	data, _ := os.ReadFile(report)
+	cpi, ipc := strings.Index(string(data), "    cpi "), strings.Index(string(data), "    ipc ")
+	if cpi < 0 || ipc < cpi || !strings.Contains(string(data), "2.000  cycles per insn") {
+		t.Errorf("report metrics do not start with CPI 2.000 then IPC:\n%s", data)
+	}
+	if _, errs, code = runPMC(append(a7, "--report="+report, "--", "./a")...); code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	data, _ = os.ReadFile(report)
+	mustContain(t, string(data), "\n  TLB\n", "dtlb_miss_ratio")
 }

@@ -140,6 +140,25 @@ var arm1176 = []Def{
 // or last-level cache events there; the BCM2835's L2 serves the GPU).
 var arm1176Drop = []string{"llc_miss_ratio", "llc_mpki", "cache_miss_ratio"}
 
+// armv7 adds the Cortex-A7 seed's dTLB miss ratio. On the Armv7 cores the kernel maps
+// cache-references to the L1 data cache access event (0x04) and dTLB-load-misses to the data
+// TLB refill (0x05), so the ratio is data TLB refills per L1 data cache access.
+var armv7 = []Def{
+	pct("dtlb_miss_ratio", "dTLB-load-misses", "cache-references",
+		"data TLB refills per L1 data cache access (the Cortex-A7 seed's dTLB miss ratio; cache-references counts L1D accesses on Armv7 cores)", GroupTLB),
+}
+
+// armv8 adds Arm's attributable refill rates (the Armv8 seed's): refills of a cache per access
+// to that cache. The operands are raw codes of common architectural events, the same on every
+// Armv8 core (so they resolve on any machine, and match L1D_CACHE_REFILL & co. by encoding):
+// 0x03 L1D_CACHE_REFILL, 0x04 L1D_CACHE, 0x17 L2D_CACHE_REFILL, 0x16 L2D_CACHE.
+var armv8 = []Def{
+	pct("l1d_refill_rate", "r03", "r04",
+		"L1D_CACHE_REFILL per L1D_CACHE: L1 data cache refills per access (Arm's attributable refill rate)", GroupCache),
+	pct("l2d_refill_rate", "r17", "r16",
+		"L2D_CACHE_REFILL per L2D_CACHE: L2 cache refills per access (Arm's attributable refill rate)", GroupCache),
+}
+
 // Builtin returns the built-in metrics for an architecture (ArchGeneric, ArchX86,
 // ArchARMv7 and ArchARMv8 share perf's generic names; ArchARM1176 uses raw codes).
 func Builtin(arch string) *Set {
@@ -156,10 +175,9 @@ func Builtin(arch string) *Set {
 	if err != nil {
 		panic("metrics: built-in generic metrics: " + err.Error()) // covered by TestBuiltin
 	}
-	if arch == ArchARM1176 {
-		if s, err = s.Merge(arm1176...); err != nil {
-			panic("metrics: built-in arm1176 metrics: " + err.Error())
-		}
+	extra := map[string][]Def{ArchARM1176: arm1176, ArchARMv7: armv7, ArchARMv8: armv8}[arch]
+	if s, err = s.Merge(extra...); err != nil {
+		panic("metrics: built-in " + arch + " metrics: " + err.Error()) // covered by TestBuiltin
 	}
 	return s
 }

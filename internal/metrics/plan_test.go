@@ -142,12 +142,13 @@ func TestPlanCortexA57(t *testing.T) {
 	if got := p.Events(); got != want {
 		t.Errorf("A57 plan\n got %s\nwant %s", got, want)
 	}
-	// All of cache, tlb, branch and stall: 12 general events split into groups of at most 6
+	// All of cache, tlb, branch and stall: 16 general events split into groups of at most 6
 	// that each carry cycles and instructions.
 	p = planOf(t, s, a57, "cache", "tlb", "branch", "stall", "default")
 	want = "cycles:D,{instructions,L1-dcache-load-misses,L1-dcache-loads,L1-icache-load-misses,LLC-load-misses,LLC-loads}," +
 		"{instructions,cache-misses,cache-references,dTLB-load-misses,branch-misses,branches}," +
-		"{instructions,iTLB-load-misses,stalled-cycles-frontend,stalled-cycles-backend}," +
+		"{instructions,r03,r04,r17,r16,iTLB-load-misses}," +
+		"{instructions,stalled-cycles-frontend,stalled-cycles-backend}," +
 		"task-clock,context-switches,cpu-migrations,page-faults"
 	if got := p.Events(); got != want {
 		t.Errorf("A57 full plan\n got %s\nwant %s", got, want)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"sort"
 	"strings"
 	"time"
 
@@ -271,7 +272,16 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 			ordered = append(ordered, t)
 		}
 	}
+	// rpistat's order: CPI and IPC first.
+	first := map[string]int{"cpi": 0, "ipc": 1}
+	rank := func(m result.Metric) int {
+		if r, ok := first[m.Name]; ok {
+			return r
+		}
+		return len(first)
+	}
 	for _, t := range ordered {
+		sort.SliceStable(byTitle[t], func(i, j int) bool { return rank(byTitle[t][i]) < rank(byTitle[t][j]) })
 		fmt.Fprintf(b, "\n  %s\n", t)
 		for _, m := range byTitle[t] {
 			writeMetric(b, r.Set, m, notes)
