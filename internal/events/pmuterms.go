@@ -16,6 +16,9 @@ const maxAliasDepth = 4
 func (r *resolver) pmuEvent(spec EventSpec) (resolved, error) {
 	p, ok := r.sys.PMUs[spec.Name]
 	if !ok {
+		p, ok = r.numbered(spec.Name)
+	}
+	if !ok {
 		names := r.sys.Names()
 		have := strings.Join(names, ", ")
 		if have == "" {
@@ -101,9 +104,43 @@ func (r *resolver) applyTerms(spec EventSpec, p *pmu.PMU, terms []Term, e *resol
 			e.Scale = alias.Scale
 			continue
 		}
+		if cfg, ok := r.tableTerm(p, t); ok {
+			e.Attr.Config = cfg
+			continue
+		}
 		return unknownTerm(p, t)
 	}
 	return nil
+}
+
+// numbered finds the one PMU named name_N (armv8_pmuv3 for armv8_pmuv3_0), as perf accepts
+// a PMU's name without its instance number.
+func (r *resolver) numbered(name string) (*pmu.PMU, bool) {
+	var found *pmu.PMU
+	for n, p := range r.sys.PMUs {
+		rest, ok := strings.CutPrefix(n, name+"_")
+		if !ok || rest == "" || strings.Trim(rest, "0123456789") != "" {
+			continue
+		}
+		if found != nil {
+			return nil, false // several instances: the user must say which
+		}
+		found = p
+	}
+	return found, found != nil
+}
+
+// tableTerm resolves a bare term on the core PMU that sysfs does not list (the kernel lists
+// only the events the CPU advertises) from the CPU's event table: armv8_pmuv3/l1d_cache_refill/
+// counts what l1d_cache_refill alone counts.
+func (r *resolver) tableTerm(p *pmu.PMU, t Term) (uint64, bool) {
+	if t.HasValue || r.opts.Tables == nil || r.sys.Core() != p {
+		return 0, false
+	}
+	if e, ok := r.table(t.Key); ok && e.Attr.Type == p.Type {
+		return e.Attr.Config, true
+	}
+	return 0, false
 }
 
 // aliasTerms parses the term list of a sysfs event file.

@@ -236,3 +236,23 @@ func TestDefaultSystemWide(t *testing.T) {
 		t.Errorf("system-wide default %q", got)
 	}
 }
+
+// TestPMUNameWithoutInstance (issue 15 item 14): armv8_pmuv3/.../ names the one PMU
+// armv8_pmuv3_0, as perf allows, and a table event sysfs does not list resolves on the core
+// PMU from the table.
+func TestPMUNameWithoutInstance(t *testing.T) {
+	for spec, want := range map[string]uint64{
+		"armv8_pmuv3/inst_retired/":         0x08, // sysfs event of armv8_pmuv3_0
+		"armv8_pmuv3/event=0x11/":           0x11,
+		"armv8_pmuv3_0/l1d_cache_lmiss_rd/": 0x39, // from the table, not in sysfs
+	} {
+		gs, err := resolveString(t, spec, "arm64-cortex-a57-qemu", Options{Tables: fakeTables})
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+			continue
+		}
+		if a := gs[0].Events[0].Attr; a.Config != want || gs[0].Events[0].PMU != "armv8_pmuv3_0" {
+			t.Errorf("%s: config %#x on %s, want %#x on armv8_pmuv3_0", spec, a.Config, gs[0].Events[0].PMU, want)
+		}
+	}
+}

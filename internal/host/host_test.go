@@ -171,3 +171,23 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestPMUQualifiedTableNames (issue 15 item 14): an event of the CPU's table that sysfs does
+// not list (QEMU advertises no 0x03) resolves under its PMU's name too: all three spellings
+// are L1D_CACHE_REFILL, 0x03.
+func TestPMUQualifiedTableNames(t *testing.T) {
+	m := snapshot(t, "qemu-a57")
+	for _, spec := range []string{"l1d_cache_refill", "armv8_pmuv3/l1d_cache_refill/", "armv8_pmuv3/L1D_CACHE_REFILL/"} {
+		gs, err := m.Resolve(spec, events.Options{})
+		if err != nil {
+			t.Errorf("%s: %v", spec, err)
+			continue
+		}
+		if a := gs[0].Events[0].Attr; a.Type != m.Core.Type || a.Config != 0x03 {
+			t.Errorf("%s: type %d config %#x, want %d 0x03", spec, a.Type, a.Config, m.Core.Type)
+		}
+	}
+	if _, err := m.Resolve("armv8_pmuv3/no_such_event/", events.Options{}); err == nil {
+		t.Error("armv8_pmuv3/no_such_event/ resolved")
+	}
+}
