@@ -49,6 +49,7 @@ type statFlags struct {
 	timeoutMS     int                    // --timeout MS: perf's name for --duration, in milliseconds
 	null          bool                   // -n: no counters, the elapsed time only
 	pre, post     string                 // shell commands run before and after each run
+	table         bool                   // --table: every run\'s time and the spread of every count
 	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
 	changed       func(name string) bool // whether a flag was given (even with an empty value)
 }
@@ -132,6 +133,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.CountVarP(&f.detailed, "detailed", "d", "add perf's detailed events: -d L1 and LLC, -dd also L1-icache and TLBs, -ddd also prefetches")
 	fl.BoolVarP(&f.bigNum, "big-num", "B", false, "group the digits of counts (1,234,567; the locale's separator where pmc knows it)")
 	fl.BoolVarP(&f.null, "null", "n", false, "count nothing: the elapsed time only")
+	fl.BoolVar(&f.table, "table", false, "with -r: print every run's elapsed time (as perf) and each count's and metric's standard deviation, min and max")
 	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
 	fl.StringVar(&f.post, "post", "", "shell command run after each run (a failure stops pmc)")
 	fl.StringVar(&f.fake, "fake", "", "use the deterministic fake backend scripted by FILE (tests)")
@@ -376,6 +378,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			res.Notes = append(res.Notes, hint)
 		}
 		res.Metrics = plan.result(res)
+		plan.spread(res)
 		if f.fake != "" {
 			started = time.Time{} // scripted counts: no date, the same output on every run
 			if f.metric.fakeMachine != "" {

@@ -34,6 +34,7 @@ var goldenCases = []struct {
 	{"repeat.txt", "repeat.json", "-r 3 -e task-clock,page-faults,instructions -- ./loop", 0},
 	{"repeat.csv", "repeat.json", "-r 3 -x, -e task-clock,page-faults,instructions -- ./loop", 0},
 	{"repeat.json", "repeat.json", "-r 3 --json -e task-clock,page-faults,instructions -- ./loop", 0},
+	{"repeat-table.txt", "repeat.json", "-r 3 --table -e task-clock,page-faults,instructions -- ./loop", 0},
 	{"interval.txt", "interval.json", "-I 100 -e task-clock,page-faults -- sleep 0.35", 0},
 	{"interval.csv", "interval.json", "-I 100 -x, -e task-clock,page-faults -- sleep 0.35", 0},
 	{"interval.json", "interval.json", "-I 100 --json -e task-clock,page-faults -- sleep 0.35", 0},

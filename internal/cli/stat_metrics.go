@@ -280,6 +280,33 @@ func (p *metricPlan) result(res *result.Stat) []result.Metric {
 	return append(out, metrics.Rates(summaryCounts(res), res.ElapsedSec, out)...)
 }
 
+// spread computes each metric on every kept run alone and records how it varied over the
+// runs (-r N with the runs kept). The metric's value stays that of the mean counts.
+func (p *metricPlan) spread(res *result.Stat) {
+	if p == nil || p.set == nil || len(res.Runs) < 2 {
+		return
+	}
+	type key struct {
+		name string
+		cpu  int
+	}
+	per := map[key][]float64{}
+	opt := p.opt
+	opt.SkipMissing = true
+	names := append(append([]string(nil), p.names...), p.defaults...)
+	for _, run := range res.Runs {
+		for _, m := range p.set.ComputeCounts(run.Counts, run.ElapsedSec, names, opt) {
+			if m.Valid {
+				per[key{m.Name, m.CPU}] = append(per[key{m.Name, m.CPU}], m.Value)
+			}
+		}
+	}
+	for i := range res.Metrics {
+		m := &res.Metrics[i]
+		m.Spread = result.SpreadOf(per[key{m.Name, m.CPU}])
+	}
+}
+
 // summaryCounts is the summary as counts (their means), what metrics.Rates reads.
 func summaryCounts(res *result.Stat) []result.Count {
 	out := make([]result.Count, len(res.Summary))

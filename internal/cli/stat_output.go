@@ -71,8 +71,9 @@ func (o *statOutput) machineStderr() bool {
 	return o.file == nil && (o.f.json || o.f.csv || o.f.sep != "")
 }
 
-// keepRuns says whether every run must stay in memory: the JSON forms list them.
-func (o *statOutput) keepRuns() bool { return o.f.json }
+// keepRuns says whether every run must stay in memory: the JSON forms list them, --table
+// prints them and the report gives the metrics' spread over them.
+func (o *statOutput) keepRuns() bool { return o.f.json || o.f.table || o.f.metric.report != "" }
 
 // abort gives up the -o file (nothing was measured): an existing file is left as it was.
 func (o *statOutput) abort() {
@@ -156,13 +157,13 @@ func (o *statOutput) rescue(res *result.Stat) {
 // (perf groups only under a locale that has one; its users ask -B for the grouping).
 func (o *statOutput) textOptions() statfmt.TextOptions {
 	if !o.f.bigNum {
-		return statfmt.TextOptions{}
+		return statfmt.TextOptions{Table: o.f.table}
 	}
 	sep := statfmt.ThousandsFromEnv(os.Getenv)
 	if sep == 0 {
 		sep = ','
 	}
-	return statfmt.TextOptions{Thousands: sep}
+	return statfmt.TextOptions{Thousands: sep, Table: o.f.table}
 }
 
 // printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).

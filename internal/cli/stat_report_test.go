@@ -64,6 +64,9 @@ var reportCases = []struct {
 	// counted on their own (each 50% here) and the value flagged: (2000000 + 1000000) /
 	// 20000000 = 0.150 NOT together; IPC 400000000 / 500000000 = 0.800 from one group.
 	{"unschedulable", "cortex-a5", "wide-a5.json", "--metrics-file testdata/metrics/wide.json -M wide,ipc --report -- ./a.out", 0, true},
+	// Repeats (issue 15 item 10): the report ends with the spread over the 3 runs: task-clock
+	// 98, 100, 102 ms = mean 100, stddev 2 (2.00%); CPUs utilized 98/99, 100/101, 102/103.
+	{"repeat", "nopmu", "repeat.json", "-r 3 --report -e task-clock,page-faults,instructions -- ./loop", 0, true},
 	// --list-metrics for the ARM1176: the raw-code formulas and the rpistat group.
 	{"list-arm1176", "arm1176", "pmu.json", "--list-metrics", 0, false},
 }

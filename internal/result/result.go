@@ -1,5 +1,7 @@
 package result
 
+import "math"
+
 // SchemaVersion names the JSON schema of Stat (docs/json-schema.md). Bump the suffix on any
 // incompatible change; adding fields is compatible.
 const SchemaVersion = "pmc.stat/v1"
@@ -214,5 +216,39 @@ type Metric struct {
 	Together bool    `json:"measured_together"` // all operands were in one group (co-scheduled)
 	Valid    bool    `json:"valid"`             // false when an operand was not counted/supported
 	Warning  string  `json:"warning,omitempty"` // plausibility problem, e.g. "misses exceed accesses"
+	// Spread is the metric computed on each run alone, over the runs (-r N, N > 1, when the
+	// runs were kept: JSON, --table, --report); nil otherwise. Value stays the metric of the
+	// mean counts.
+	Spread *Spread `json:"spread,omitempty"`
 
+}
+
+// Spread is how a value varied over the runs.
+type Spread struct {
+	Runs   int     `json:"runs"`   // runs in which the value was defined
+	Mean   float64 `json:"mean"`   // mean of the per-run values
+	Stddev float64 `json:"stddev"` // sample standard deviation (n-1)
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+// SpreadOf is the spread of vs (nil when vs is empty).
+func SpreadOf(vs []float64) *Spread {
+	if len(vs) == 0 {
+		return nil
+	}
+	s := &Spread{Runs: len(vs), Min: vs[0], Max: vs[0]}
+	for _, v := range vs {
+		s.Mean += v
+		s.Min, s.Max = min(s.Min, v), max(s.Max, v)
+	}
+	s.Mean /= float64(len(vs))
+	if len(vs) > 1 {
+		var ss float64
+		for _, v := range vs {
+			ss += (v - s.Mean) * (v - s.Mean)
+		}
+		s.Stddev = math.Sqrt(ss / float64(len(vs)-1))
+	}
+	return s
 }

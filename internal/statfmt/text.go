@@ -21,6 +21,9 @@ type TextOptions struct {
 	// Metrics are printed in addition to Result.Metrics. TextInterval prints only these
 	// (the Result's metrics describe the whole run, and result.Interval carries none).
 	Metrics []result.Metric
+	// Table adds, with -r N, perf's table of every run's elapsed time (--table) and the
+	// spread (standard deviation, min, max) of every count and metric.
+	Table bool
 }
 
 // Column widths of perf stat's text layout.
@@ -60,7 +63,13 @@ func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 	for _, m := range orphans {
 		textOrphan(&b, "", m)
 	}
+	if opt.Table {
+		runTable(&b, r)
+	}
 	textFooter(&b, r)
+	if opt.Table {
+		spreadTable(&b, r)
+	}
 	_, err := w.Write(b.Bytes())
 	return err
 }

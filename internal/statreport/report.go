@@ -103,6 +103,10 @@ func Write(w io.Writer, r Report) error {
 
 	writeEvents(&b, res, r.Events, notes)
 	writeMetrics(&b, r, notes)
+	if res.RunsDone() > 1 {
+		b.WriteString("\n")
+		statfmt.Spread(&b, res)
+	}
 
 	b.WriteString("\nNotes\n")
 	if len(notes.lines) == 0 {
