@@ -220,7 +220,6 @@ type Metric struct {
 	// runs were kept: JSON, --table, --report); nil otherwise. Value stays the metric of the
 	// mean counts.
 	Spread *Spread `json:"spread,omitempty"`
-
 }
 
 // Spread is how a value varied over the runs.

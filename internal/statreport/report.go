@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
