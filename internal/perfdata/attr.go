@@ -56,21 +56,21 @@ const (
 
 // Sample types (PERF_SAMPLE_*).
 const (
-	SampleIP           uint64 = 1 << 0
-	SampleTID          uint64 = 1 << 1
-	SampleTime         uint64 = 1 << 2
-	SampleAddr         uint64 = 1 << 3
-	SampleRead         uint64 = 1 << 4
-	SampleCallchain    uint64 = 1 << 5
-	SampleID           uint64 = 1 << 6
-	SampleCPU          uint64 = 1 << 7
-	SamplePeriod       uint64 = 1 << 8
-	SampleStreamID     uint64 = 1 << 9
-	SampleRaw          uint64 = 1 << 10
-	SampleBranchStack  uint64 = 1 << 11
-	SampleIdentifier   uint64 = 1 << 16
-	sampleTypeDecoded         = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleIdentifier
-	sampleIDAllFields         = SampleTID | SampleTime | SampleID | SampleStreamID | SampleCPU | SampleIdentifier
+	SampleIP          uint64 = 1 << 0
+	SampleTID         uint64 = 1 << 1
+	SampleTime        uint64 = 1 << 2
+	SampleAddr        uint64 = 1 << 3
+	SampleRead        uint64 = 1 << 4
+	SampleCallchain   uint64 = 1 << 5
+	SampleID          uint64 = 1 << 6
+	SampleCPU         uint64 = 1 << 7
+	SamplePeriod      uint64 = 1 << 8
+	SampleStreamID    uint64 = 1 << 9
+	SampleRaw         uint64 = 1 << 10
+	SampleBranchStack uint64 = 1 << 11
+	SampleIdentifier  uint64 = 1 << 16
+	sampleTypeDecoded        = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleIdentifier
+	sampleIDAllFields        = SampleTID | SampleTime | SampleID | SampleStreamID | SampleCPU | SampleIdentifier
 )
 
 // Read formats (PERF_FORMAT_*).

@@ -103,14 +103,14 @@ type Sample struct {
 type Mmap struct {
 	RecordHeader
 	Origin
-	PID, TID        uint32
+	PID, TID         uint32
 	Addr, Len, Pgoff uint64
 	// MMAP2 only:
-	Maj, Min      uint32
-	Ino, InoGen   uint64
-	BuildID       []byte // when Misc has MiscMmapBuildID (then Maj..InoGen are zero)
-	Prot, Flags   uint32
-	Filename      string
+	Maj, Min    uint32
+	Ino, InoGen uint64
+	BuildID     []byte // when Misc has MiscMmapBuildID (then Maj..InoGen are zero)
+	Prot, Flags uint32
+	Filename    string
 }
 
 // Comm is a PERF_RECORD_COMM.

@@ -474,4 +474,3 @@ func appendRead(b []byte, r *ReadData, format uint64) []byte {
 	}
 	return b
 }
-
