@@ -166,9 +166,7 @@ func isNotSupported(err error) bool {
 // run synthesises the existing tasks, starts sampling, drains the rings until the workload
 // exits (or the attached processes, or Ctrl-C), and returns the workload's exit status.
 func (s *recorder) run(ctx, sigCtx context.Context) (int, error) {
-	if s.plan.mode != stat.Launch {
-		s.synthesize()
-	}
+	s.synthesize()
 	done := make(chan struct{})
 	var status launch.Status
 	var waitErr error

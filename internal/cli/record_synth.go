@@ -13,6 +13,10 @@ import (
 // synthesize writes COMM and MMAP2 records for the tasks that exist before sampling starts
 // (attach and system-wide modes), as perf does, so their samples have a name and a DSO.
 func (s *recorder) synthesize() {
+	s.kernelMap()
+	if s.plan.mode == stat.Launch {
+		return
+	}
 	pids := s.plan.pids
 	if s.plan.mode == stat.System {
 		var err error
@@ -52,6 +56,18 @@ func (s *recorder) synthesize() {
 			s.addFile(m.Path, perfdata.MiscUser)
 		}
 	}
+}
+
+// kernelMap writes perf's MMAP of the kernel's text, so kernel samples are attributed to
+// [kernel.kallsyms].
+func (s *recorder) kernelMap() {
+	start, end := s.machine.KernelText()
+	if start == 0 {
+		return
+	}
+	s.w.Write(&perfdata.Mmap{RecordHeader: perfdata.RecordHeader{Type: perfdata.RecordMmap, Misc: perfdata.MiscKernel},
+		Origin: perfdata.Origin{ID: s.w.Events()[0].IDs[0]}, PID: ^uint32(0), Addr: start, Len: end - start, Pgoff: start,
+		Filename: "[kernel.kallsyms]_text"})
 }
 
 // mmap2Of is the MMAP2 record of one executable mapping of process pid.

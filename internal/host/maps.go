@@ -114,3 +114,42 @@ func (m *Machine) procFile(pid int, name string) ([]byte, error) {
 	}
 	return b, err
 }
+
+// KernelText finds the kernel's text start (_text) and end (_etext) in /proc/kallsyms
+// (zero when the addresses are hidden: kptr_restrict).
+func (m *Machine) KernelText() (start, end uint64) {
+	b, err := m.readRoot("proc/kallsyms")
+	if err != nil {
+		return 0, 0
+	}
+	return parseKernelText(b)
+}
+
+func parseKernelText(b []byte) (start, end uint64) {
+	for len(b) > 0 && (start == 0 || end == 0) {
+		line := b
+		if i := strings.IndexByte(string(b[:min(len(b), 512)]), '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		f := strings.Fields(string(line))
+		if len(f) < 3 || len(f) > 3 {
+			continue
+		}
+		addr, err := strconv.ParseUint(f[0], 16, 64)
+		if err != nil {
+			continue
+		}
+		switch f[2] {
+		case "_text":
+			start = addr
+		case "_etext":
+			end = addr
+		}
+	}
+	if end <= start {
+		return 0, 0
+	}
+	return start, end
+}
