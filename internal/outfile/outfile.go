@@ -245,3 +245,7 @@ func unwrapPath(err error) error {
 	}
 	return err
 }
+
+// Seek moves the write position (a regular file or its temporary; a FIFO or a device
+// refuses), for formats whose header is rewritten at the end (perf.data).
+func (o *File) Seek(offset int64, whence int) (int64, error) { return o.f.Seek(offset, whence) }

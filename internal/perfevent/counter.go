@@ -260,3 +260,18 @@ func (c *Counter) Close() error {
 
 // FD exposes the descriptor for polling (sampling); the Counter keeps ownership.
 func (c *Counter) FD() int { return c.fd }
+
+// KernelID asks the kernel for the counter's event id (PERF_EVENT_IOC_ID), the id its
+// samples carry.
+func (c *Counter) KernelID() (uint64, error) {
+	if c.id != 0 {
+		return c.id, nil
+	}
+	if err := c.readID(); err != nil {
+		return 0, fmt.Errorf("event id of %q: %w", c.name, err)
+	}
+	return c.id, nil
+}
+
+// Name is the event's name as opened.
+func (c *Counter) Name() string { return c.name }

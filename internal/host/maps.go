@@ -1,0 +1,155 @@
+package host
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Mapping is one line of /proc/PID/maps.
+type Mapping struct {
+	Start, End, Offset uint64
+	Perms              string // "r-xp"
+	Maj, Min           uint32
+	Inode              uint64
+	Path               string // "" for anonymous memory, "[vdso]", "[stack]"...
+}
+
+// ParseMaps parses the text of /proc/PID/maps; lines it cannot read are skipped.
+func ParseMaps(b []byte) []Mapping {
+	var out []Mapping
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 5 {
+			continue
+		}
+		lo, hi, ok := strings.Cut(f[0], "-")
+		maj, min, ok2 := strings.Cut(f[3], ":")
+		if !ok || !ok2 {
+			continue
+		}
+		var m Mapping
+		var errs [6]error
+		m.Start, errs[0] = strconv.ParseUint(lo, 16, 64)
+		m.End, errs[1] = strconv.ParseUint(hi, 16, 64)
+		m.Offset, errs[2] = strconv.ParseUint(f[2], 16, 64)
+		var mj, mn uint64
+		mj, errs[3] = strconv.ParseUint(maj, 16, 32)
+		mn, errs[4] = strconv.ParseUint(min, 16, 32)
+		m.Inode, errs[5] = strconv.ParseUint(f[4], 10, 64)
+		if errors.Join(errs[:]...) != nil {
+			continue
+		}
+		m.Maj, m.Min, m.Perms = uint32(mj), uint32(mn), f[1]
+		if len(f) > 5 {
+			// The path is the rest of the line after the inode (it may hold spaces).
+			rest := line
+			for k := 0; k < 5; k++ {
+				rest = strings.TrimLeft(rest, " ")
+				rest = rest[strings.IndexByte(rest, ' ')+1:]
+			}
+			m.Path = strings.TrimSpace(rest)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// Maps reads the memory mappings of process pid.
+func (m *Machine) Maps(pid int) ([]Mapping, error) {
+	b, err := m.procFile(pid, "maps")
+	if err != nil {
+		return nil, err
+	}
+	return ParseMaps(b), nil
+}
+
+// Comm reads a process's (or thread's) command name and its parent's pid (/proc/PID/stat).
+func (m *Machine) Comm(pid int) (comm string, ppid int, err error) {
+	b, err := m.procFile(pid, "stat")
+	if err != nil {
+		return "", 0, err
+	}
+	s := string(b)
+	i, j := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if i < 0 || j < i {
+		return "", 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(s[j+1:])
+	if len(f) >= 2 {
+		ppid, _ = strconv.Atoi(f[1])
+	}
+	return s[i+1 : j], ppid, nil
+}
+
+// Pids lists every process id, sorted.
+func (m *Machine) Pids() ([]int, error) {
+	if m.root == nil {
+		return nil, ErrNoProcess
+	}
+	ents, err := fs.ReadDir(m.root, "proc")
+	if err != nil {
+		return nil, err
+	}
+	var pids []int
+	for _, e := range ents {
+		if pid, err := strconv.Atoi(e.Name()); err == nil && pid > 0 {
+			pids = append(pids, pid)
+		}
+	}
+	sort.Ints(pids)
+	return pids, nil
+}
+
+func (m *Machine) procFile(pid int, name string) ([]byte, error) {
+	if m.root == nil {
+		return nil, ErrNoProcess
+	}
+	b, err := fs.ReadFile(m.root, fmt.Sprintf("proc/%d/%s", pid, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoProcess
+	}
+	return b, err
+}
+
+// KernelText finds the kernel's text start (_text) and end (_etext) in /proc/kallsyms
+// (zero when the addresses are hidden: kptr_restrict).
+func (m *Machine) KernelText() (start, end uint64) {
+	b, err := m.readRoot("proc/kallsyms")
+	if err != nil {
+		return 0, 0
+	}
+	return parseKernelText(b)
+}
+
+func parseKernelText(b []byte) (start, end uint64) {
+	for len(b) > 0 && (start == 0 || end == 0) {
+		line := b
+		if i := strings.IndexByte(string(b[:min(len(b), 512)]), '\n'); i >= 0 {
+			line, b = b[:i], b[i+1:]
+		} else {
+			b = nil
+		}
+		f := strings.Fields(string(line))
+		if len(f) < 3 || len(f) > 3 {
+			continue
+		}
+		addr, err := strconv.ParseUint(f[0], 16, 64)
+		if err != nil {
+			continue
+		}
+		switch f[2] {
+		case "_text":
+			start = addr
+		case "_etext":
+			end = addr
+		}
+	}
+	if end <= start {
+		return 0, 0
+	}
+	return start, end
+}

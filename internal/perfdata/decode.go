@@ -1,0 +1,385 @@
+package perfdata
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/bits"
+)
+
+// idLayout says where a record's event id is: in a sample, the word index after the header
+// (0: a trailer without an id, -1: no trailer). in a non-sample record with sample_id_all, the word index from the end
+// (0: a trailer without an id, -1: no trailer).
+type idLayout struct{ sample, trailer int }
+
+func layoutOf(evs []Event) (idLayout, error) {
+	var l idLayout
+	for i, ev := range evs {
+		t := ev.Attr.SampleType
+		cur := idLayout{-1, 0}
+		switch {
+		case t&SampleIdentifier != 0:
+			cur = idLayout{0, 1}
+		case t&SampleID != 0:
+			cur.sample = bits.OnesCount64(t & (SampleIP | SampleTID | SampleTime | SampleAddr))
+			cur.trailer = 1 + bits.OnesCount64(t&(SampleStreamID|SampleCPU))
+		}
+		if !ev.Attr.SampleIDAll() {
+			cur.trailer = -1
+		}
+		if i == 0 {
+			l = cur
+			continue
+		}
+		if cur != l {
+			return l, fmt.Errorf("%w: events %d and 0 place their sample ids differently (no PERF_SAMPLE_IDENTIFIER)", ErrUnsupported, i)
+		}
+	}
+	if len(evs) > 1 && l.sample < 0 {
+		return l, formatErr("%d events but samples carry no event id", len(evs))
+	}
+	return l, nil
+}
+
+// Records reads the data section's records in file order.
+type Records struct {
+	f   *File
+	br  *bufio.Reader
+	off int64 // file offset of the next record
+	end int64
+	buf []byte
+	err error
+}
+
+// Records returns a reader of the data section.
+func (f *File) Records() *Records {
+	sr := io.NewSectionReader(f.r, int64(f.Data.Offset), int64(f.Data.Size))
+	return &Records{f: f, br: bufio.NewReaderSize(sr, 1<<16), off: int64(f.Data.Offset),
+		end: int64(f.Data.Offset + f.Data.Size), buf: make([]byte, 1<<16)}
+}
+
+// Next returns the next record, io.EOF after the last. In a file whose writer did not
+// finish (File.Unfinished), a record cut short by the end of the file ends the data too.
+// The returned record's slices are its own.
+func (rs *Records) Next() (Record, error) {
+	if rs.err != nil {
+		return nil, rs.err
+	}
+	rec, err := rs.next()
+	if err != nil {
+		rs.err = err
+	}
+	return rec, err
+}
+
+func (rs *Records) next() (Record, error) {
+	if rs.off >= rs.end {
+		return nil, io.EOF
+	}
+	o := rs.f.order
+	h := rs.buf[:8]
+	if n, err := io.ReadFull(rs.br, h); err != nil {
+		if rs.f.Unfinished && (n == 0 || errors.Is(err, io.ErrUnexpectedEOF)) {
+			return nil, io.EOF
+		}
+		return nil, formatErr("record header at %d: the data section is truncated", rs.off)
+	}
+	hdr := RecordHeader{Type: o.Uint32(h), Misc: o.Uint16(h[4:]), Size: o.Uint16(h[6:]), Offset: rs.off}
+	if hdr.Size < 8 || hdr.Size%8 != 0 && hdr.Type < 64 {
+		if rs.f.Unfinished && hdr.Type == 0 && hdr.Size == 0 {
+			return nil, io.EOF // zeroes past the last record of an unfinished file
+		}
+		return nil, formatErr("%v: impossible size", hdr)
+	}
+	body := rs.buf[8:hdr.Size]
+	if _, err := io.ReadFull(rs.br, body); err != nil {
+		if rs.f.Unfinished {
+			return nil, io.EOF
+		}
+		return nil, formatErr("%v: the data section is truncated", hdr)
+	}
+	rs.off += int64(hdr.Size)
+	if hdr.Type == RecordCompressed {
+		return nil, fmt.Errorf("%w: compressed records (perf record -z); rerecord without -z", ErrUnsupported)
+	}
+	rec, err := rs.f.decode(hdr, body)
+	if err != nil {
+		return nil, formatErr("%v: %v", hdr, err)
+	}
+	return rec, nil
+}
+
+// dec reads words from a record body.
+type dec struct {
+	b   []byte
+	o   binary.ByteOrder
+	err error
+}
+
+var errShort = errors.New("record too short for its fields")
+
+func (d *dec) u64() uint64 {
+	if len(d.b) < 8 {
+		d.err = errShort
+		d.b = nil
+		return 0
+	}
+	v := d.o.Uint64(d.b)
+	d.b = d.b[8:]
+	return v
+}
+
+// u32s reads two u32 in one word.
+func (d *dec) u32s() (uint32, uint32) {
+	if len(d.b) < 8 {
+		d.err = errShort
+		d.b = nil
+		return 0, 0
+	}
+	a, b := d.o.Uint32(d.b), d.o.Uint32(d.b[4:])
+	d.b = d.b[8:]
+	return a, b
+}
+
+func (d *dec) bytes(n uint64) []byte {
+	if n > uint64(len(d.b)) {
+		d.err = errShort
+		d.b = nil
+		return nil
+	}
+	v := append([]byte(nil), d.b[:n]...)
+	d.b = d.b[n:]
+	return v
+}
+
+// eventOf finds the event index of a record whose id is id.
+func (f *File) eventOf(id uint64) (int, error) {
+	if len(f.Events) == 1 {
+		return 0, nil
+	}
+	i, ok := f.byID[id]
+	if !ok {
+		return 0, fmt.Errorf("event id %d belongs to no event of the file", id)
+	}
+	return i, nil
+}
+
+func (f *File) decode(hdr RecordHeader, body []byte) (Record, error) {
+	if hdr.Type == RecordSample {
+		return f.decodeSample(hdr, body)
+	}
+	if hdr.Type >= 64 {
+		if hdr.Type == RecordFinishedRound {
+			return &FinishedRound{hdr}, nil
+		}
+		return &Unknown{hdr, append([]byte(nil), body...)}, nil
+	}
+	switch hdr.Type {
+	case RecordMmap, RecordMmap2, RecordComm, RecordExit, RecordFork, RecordLost, RecordLostSamples:
+	default:
+		return &Unknown{hdr, append([]byte(nil), body...)}, nil
+	}
+	sid, body, err := f.trailer(body)
+	if err != nil {
+		return nil, err
+	}
+	d := &dec{b: body, o: f.order}
+	var rec Record
+	switch hdr.Type {
+	case RecordMmap, RecordMmap2:
+		m := &Mmap{RecordHeader: hdr, Origin: sid}
+		m.PID, m.TID = d.u32s()
+		m.Addr, m.Len, m.Pgoff = d.u64(), d.u64(), d.u64()
+		if hdr.Type == RecordMmap2 {
+			if hdr.Misc&MiscMmapBuildID != 0 {
+				b := d.bytes(24)
+				if b != nil && int(b[0]) <= 20 {
+					m.BuildID = b[4 : 4+int(b[0])]
+				}
+			} else {
+				m.Maj, m.Min = d.u32s()
+				m.Ino, m.InoGen = d.u64(), d.u64()
+			}
+			m.Prot, m.Flags = d.u32s()
+		}
+		m.Filename = cstring(d.b)
+		rec = m
+	case RecordComm:
+		c := &Comm{RecordHeader: hdr, Origin: sid}
+		c.PID, c.TID = d.u32s()
+		c.Comm = cstring(d.b)
+		rec = c
+	case RecordFork, RecordExit:
+		t := &Task{RecordHeader: hdr, Origin: sid}
+		t.PID, t.PPID = d.u32s()
+		t.TID, t.PTID = d.u32s()
+		t.Time = d.u64()
+		rec = t
+	case RecordLost:
+		l := &Lost{RecordHeader: hdr, Origin: sid}
+		l.LostID, l.Lost = d.u64(), d.u64()
+		rec = l
+	case RecordLostSamples:
+		rec = &LostSamples{RecordHeader: hdr, Origin: sid, Lost: d.u64()}
+	}
+	return rec, d.err
+}
+
+// trailer decodes the sample_id trailer at the end of body and returns the body without it.
+func (f *File) trailer(body []byte) (Origin, []byte, error) {
+	var sid Origin
+	if f.layout.trailer < 0 {
+		return sid, body, nil
+	}
+	if f.layout.trailer > 0 {
+		n := len(body) / 8
+		if n < f.layout.trailer {
+			return sid, nil, errShort
+		}
+		// perf's synthesized records (the kernel's map, existing threads) may carry id 0:
+		// like perf, they are taken as the first event's.
+		if ev, err := f.eventOf(f.order.Uint64(body[8*(n-f.layout.trailer):])); err == nil {
+			sid.Event = ev
+		}
+	}
+	t := f.Events[sid.Event].Attr.SampleType & sampleIDAllFields
+	size := 8 * bits.OnesCount64(t)
+	if size > len(body) {
+		return sid, nil, errShort
+	}
+	d := &dec{b: body[len(body)-size:], o: f.order}
+	if t&SampleTID != 0 {
+		sid.PID, sid.TID = d.u32s()
+	}
+	if t&SampleTime != 0 {
+		sid.Time = d.u64()
+	}
+	if t&SampleID != 0 {
+		sid.ID = d.u64()
+	}
+	if t&SampleStreamID != 0 {
+		sid.StreamID = d.u64()
+	}
+	if t&SampleCPU != 0 {
+		sid.CPU, _ = d.u32s()
+	}
+	if t&SampleIdentifier != 0 {
+		sid.ID = d.u64()
+	}
+	return sid, body[:len(body)-size], d.err
+}
+
+const maxCallchain = 1 << 13
+
+func (f *File) decodeSample(hdr RecordHeader, body []byte) (Record, error) {
+	s := &Sample{RecordHeader: hdr}
+	if f.layout.sample >= 0 {
+		if len(body) < 8*(f.layout.sample+1) {
+			return nil, errShort
+		}
+		ev, err := f.eventOf(f.order.Uint64(body[8*f.layout.sample:]))
+		if err != nil {
+			return nil, err
+		}
+		s.Event = ev
+	}
+	a := f.Events[s.Event].Attr
+	t := a.SampleType
+	d := &dec{b: body, o: f.order}
+	if t&SampleIdentifier != 0 {
+		s.ID = d.u64()
+	}
+	if t&SampleIP != 0 {
+		s.IP = d.u64()
+	}
+	if t&SampleTID != 0 {
+		s.PID, s.TID = d.u32s()
+	}
+	if t&SampleTime != 0 {
+		s.Time = d.u64()
+	}
+	if t&SampleAddr != 0 {
+		s.Addr = d.u64()
+	}
+	if t&SampleID != 0 {
+		s.ID = d.u64()
+	}
+	if t&SampleStreamID != 0 {
+		s.StreamID = d.u64()
+	}
+	if t&SampleCPU != 0 {
+		s.CPU, _ = d.u32s()
+	}
+	if t&SamplePeriod != 0 {
+		s.Period = d.u64()
+	}
+	if t&SampleRead != 0 {
+		s.Read = d.read(a.ReadFormat)
+	}
+	if t&SampleCallchain != 0 {
+		n := d.u64()
+		if n > maxCallchain || n > uint64(len(d.b))/8 {
+			return nil, fmt.Errorf("callchain of %d entries in %d bytes", n, len(d.b))
+		}
+		s.Callchain = make([]uint64, n)
+		for i := range s.Callchain {
+			s.Callchain[i] = d.u64()
+		}
+	}
+	if t&SampleRaw != 0 {
+		if len(d.b) < 4 {
+			return nil, errShort
+		}
+		n := f.order.Uint32(d.b)
+		d.b = d.b[4:]
+		s.Raw = d.bytes(uint64(n))
+	}
+	// Later fields (branch stack, registers, user stack, weight...) are not decoded.
+	return s, d.err
+}
+
+func (d *dec) read(format uint64) *ReadData {
+	r := &ReadData{}
+	value := func() ReadValue {
+		v := ReadValue{Value: d.u64()}
+		if format&FormatID != 0 {
+			v.ID = d.u64()
+		}
+		if format&FormatLost != 0 {
+			v.Lost = d.u64()
+		}
+		return v
+	}
+	times := func() {
+		if format&FormatTotalTimeEnabled != 0 {
+			r.TimeEnabled = d.u64()
+		}
+		if format&FormatTotalTimeRunning != 0 {
+			r.TimeRunning = d.u64()
+		}
+	}
+	if format&FormatGroup == 0 {
+		v := ReadValue{Value: d.u64()}
+		times()
+		if format&FormatID != 0 {
+			v.ID = d.u64()
+		}
+		if format&FormatLost != 0 {
+			v.Lost = d.u64()
+		}
+		r.Values = []ReadValue{v}
+		return r
+	}
+	n := d.u64()
+	times()
+	if n > uint64(len(d.b))/8 {
+		d.err = errShort
+		return nil
+	}
+	for i := uint64(0); i < n && d.err == nil; i++ {
+		r.Values = append(r.Values, value())
+	}
+	return r
+}
