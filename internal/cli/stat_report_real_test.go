@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,7 @@ func TestReportInterruptedLive(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	waitExec(t, cmd.Process.Pid, "sleep") // a fixed 300 ms came too early on a loaded machine
 	cmd.Process.Signal(unix.SIGINT)
 	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
@@ -56,4 +57,18 @@ func TestReportInterruptedLive(t *testing.T) {
 	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
 		t.Errorf("temporary files left behind: %v", ents)
 	}
+}
+
+// waitExec waits until a child of pid runs comm: the workload has started and pmc counts.
+func waitExec(t *testing.T, pid int, comm string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		for _, k := range strings.Fields(string(kids)) {
+			if c, _ := os.ReadFile("/proc/" + k + "/comm"); strings.TrimSpace(string(c)) == comm {
+				return
+			}
+		}
+	}
+	t.Fatalf("pmc (pid %d) did not start %s within 20 s", pid, comm)
 }
