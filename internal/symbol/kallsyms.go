@@ -85,9 +85,17 @@ func ParsePerfMap(data []byte) (*Table, error) {
 		return nil, fmt.Errorf("perf map: %w", err)
 	}
 	// A JIT may reuse an address; the last entry written is the live code.
-	for i, j := 0, len(t.Syms)-1; i < j; i, j = i+1, j-1 {
-		t.Syms[i], t.Syms[j] = t.Syms[j], t.Syms[i]
+	last := map[uint64]int{}
+	for i, s := range t.Syms {
+		last[s.Addr] = i
 	}
+	keep := t.Syms[:0]
+	for i, s := range t.Syms {
+		if last[s.Addr] == i {
+			keep = append(keep, s)
+		}
+	}
+	t.Syms = keep
 	t.finish()
 	return t, nil
 }
