@@ -262,3 +262,6 @@ func (a *Archive) Tables() []*Table {
 	}
 	return out
 }
+
+// ArchivePath is where the symbol archive of the recording at perfData lives.
+func ArchivePath(perfData string) string { return perfData + ".pmcsym" }
