@@ -32,7 +32,8 @@ func Text(w io.Writer, p *profile.Profile, reports []*profile.Report) error {
 	return bw.Flush()
 }
 
-// SampleCount is perf's short form of a sample count: 4K, 12M.
+// SampleCount is perf's short form of a sample count with its unit letter, a space when
+// there is none: "61 ", "4K", "12M".
 func SampleCount(n uint64) string {
 	switch {
 	case n > 1000*1000*1000:
@@ -42,7 +43,7 @@ func SampleCount(n uint64) string {
 	case n > 1000:
 		return fmt.Sprintf("%dK", n/1000)
 	}
-	return fmt.Sprintf("%d", n)
+	return fmt.Sprintf("%d ", n)
 }
 
 func writeReport(w *bufio.Writer, r *profile.Report) {
@@ -72,7 +73,7 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 			}
 		}
 	}
-	line := func(cells []string, pad byte) string {
+	line := func(cells []string, pad byte, padLast bool) string {
 		var b strings.Builder
 		for i, c := range cells {
 			if i > 0 {
@@ -80,7 +81,7 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 			}
 			if i < nPct {
 				b.WriteString(strings.Repeat(string(pad), max(0, widths[i]-len(c))) + c)
-			} else if i == len(cells)-1 {
+			} else if i == len(cells)-1 && !padLast {
 				b.WriteString(c)
 			} else {
 				b.WriteString(c + strings.Repeat(string(pad), max(0, widths[i]-len(c))))
@@ -92,9 +93,8 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	for i := range heads {
 		dots[i] = strings.Repeat(".", widths[i])
 	}
-	// "# " takes the first two columns of the percentages.
-	widths[0] -= 2
-	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, ' '), line(dots, ' '))
+	// The header's "# " stands before the first column: rows are two wider there.
+	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, ' ', true), line(dots, ' ', true))
 	widths[0] += 2
 	for _, e := range r.Entries {
 		var cells []string
@@ -103,7 +103,7 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 		} else {
 			cells = append(cells, pct(r.Percent(e.Self)))
 		}
-		fmt.Fprintf(w, "%s\n", strings.TrimRight(line(append(cells, e.Values...), ' '), " "))
+		fmt.Fprintf(w, "%s\n", line(append(cells, e.Values...), ' ', false))
 		if !r.Options.CallGraph {
 			continue
 		}
@@ -113,9 +113,6 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 		}
 		if tree != nil {
 			indent := strings.Repeat(" ", widths[0]+2)
-			if r.Options.Children {
-				indent += strings.Repeat(" ", widths[1]+2)
-			}
 			writeGraph(w, r, tree, indent)
 			fmt.Fprintf(w, "\n")
 		}
@@ -125,7 +122,8 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 func pct(v float64) string { return fmt.Sprintf("%.2f%%", v) }
 
 // writeGraph draws a call tree perf's way: a straight chain while there is one path,
-// "|--P%--name" branches where it splits (P of the report's total).
+// "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's
+// continuation lines one column to the right of the branch's name.
 func writeGraph(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
 	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, n.Name)
 	chain(w, r, n, indent+"   ")
@@ -140,14 +138,13 @@ func chain(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
 		return
 	}
 	for i, c := range n.Children {
-		last := i == len(n.Children)-1
-		fmt.Fprintf(w, "%s|\n", indent)
-		if last {
+		fmt.Fprintf(w, "%s|          \n", indent)
+		if i == len(n.Children)-1 {
 			fmt.Fprintf(w, "%s --%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
-			chain(w, r, c, indent+strings.Repeat(" ", len(pct(r.Percent(c.Period)))+5))
+			chain(w, r, c, indent+"           ")
 		} else {
 			fmt.Fprintf(w, "%s|--%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
-			chain(w, r, c, indent+"|"+strings.Repeat(" ", len(pct(r.Percent(c.Period)))+4))
+			chain(w, r, c, indent+"|          ")
 		}
 	}
 }
