@@ -66,7 +66,7 @@ type mapping struct {
 type locKey struct {
 	dso       *DSO
 	addr, rel uint64
-	caller bool
+	caller    bool
 }
 
 type symKey struct {

@@ -40,11 +40,11 @@ func TestDemangleAgreesWithCxxfilt(t *testing.T) {
 
 func TestDemangleRust(t *testing.T) {
 	for in, want := range map[string]string{
-		"_ZN4core3fmt5write17h0123456789abcdefE":                                  "core::fmt::write",
+		"_ZN4core3fmt5write17h0123456789abcdefE":                                   "core::fmt::write",
 		"_ZN3std2rt10lang_start28_$u7b$$u7b$closure$u7d$$u7d$17h5e4b4b5d8a6b9f0aE": "std::rt::lang_start::{{closure}}",
-		"_RNvCs15kBYyAo9fc_7mycrate7example":                                      "mycrate::example",
-		"main":                                                                    "main",
-		"_Zgarbage":                                                               "_Zgarbage",
+		"_RNvCs15kBYyAo9fc_7mycrate7example":                                       "mycrate::example",
+		"main":                                                                     "main",
+		"_Zgarbage":                                                                "_Zgarbage",
 	} {
 		if got := Demangle(in); got != want {
 			t.Errorf("Demangle(%s) = %q, want %q", in, got, want)
