@@ -9,6 +9,11 @@ PKGS=(
 	gcc make libc6-dev
 	linux-perf
 	valgrind
+	# Sampling: headless browser for the flame-graph test, libc's debug file (symbols and
+	# DWARF lines by build-id), llvm-addr2line as the DWARF 5 line reference.
+	chromium
+	libc6-dbg
+	llvm
 	# QEMU ARM guests (test/qemu): the real PMU drivers on emulated CPUs.
 	qemu-system-arm          # qemu-system-aarch64 and qemu-system-arm: the emulated ARM PMUs
 	gcc-aarch64-linux-gnu    # static arm64 workloads

@@ -1,0 +1,75 @@
+package proffmt
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/profile"
+)
+
+// FoldedOptions chooses what Folded counts.
+type FoldedOptions struct {
+	Event  int  // index in Profile.Events
+	Period bool // weigh stacks by period instead of sample count
+}
+
+// Folded writes collapsed stacks (flamegraph.pl, inferno, speedscope): one line per distinct
+// stack, "comm;outermost;...;leaf COUNT", sorted. Unresolved frames are "[unknown]" as perf
+// script shows them; kernel frames get the "_[k]" suffix of stackcollapse-perf --kernel.
+func Folded(w io.Writer, p *profile.Profile, o FoldedOptions) error {
+	counts := map[string]uint64{}
+	var b strings.Builder
+	for i := range p.Samples {
+		s := &p.Samples[i]
+		if s.Event != o.Event {
+			continue
+		}
+		b.Reset()
+		b.WriteString(foldName(s.Thread.Comm))
+		for j := len(s.Stack) - 1; j >= 0; j-- {
+			b.WriteByte(';')
+			b.WriteString(FrameName(s.Stack[j]))
+		}
+		v := uint64(1)
+		if o.Period {
+			v = s.Period
+		}
+		counts[b.String()] += v
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	bw := bufio.NewWriter(w)
+	for _, k := range keys {
+		fmt.Fprintf(bw, "%s %d\n", k, counts[k])
+	}
+	return bw.Flush()
+}
+
+// FrameName is a frame's name in folded stacks and flame graphs.
+func FrameName(l *profile.Location) string {
+	name := "[unknown]"
+	if !l.Sym.Unknown {
+		name = foldName(l.Sym.Name)
+	}
+	if l.Kernel() {
+		name += "_[k]"
+	}
+	return name
+}
+
+// foldName keeps ';' (the frame separator) and newlines out of a name; spaces may stay,
+// the count is the text after the last one.
+func foldName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == ';' || r == '\n' || r == '\r' {
+			return ':'
+		}
+		return r
+	}, s)
+}

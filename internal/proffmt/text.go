@@ -1,0 +1,150 @@
+package proffmt
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/profile"
+)
+
+// columnNames are the header names perf report gives the sort keys.
+var columnNames = map[string]string{
+	"comm": "Command", "pid": "Pid:Command", "tid": "Pid:Command", "dso": "Shared Object",
+	"sym": "Symbol", "srcline": "Source:Line", "cpu": "CPU",
+}
+
+// Text writes the reports the way perf report --stdio lays them out: a header per event
+// (lost samples, sample count, event, total period), the column header, one row per entry,
+// and with a call graph the entry's call tree under it.
+func Text(w io.Writer, p *profile.Profile, reports []*profile.Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n")
+	fmt.Fprintf(bw, "# Total Lost Samples: %d\n#\n", p.Lost)
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintf(bw, "\n\n")
+		}
+		writeReport(bw, r)
+	}
+	fmt.Fprintf(bw, "\n\n#\n# (Tip: pmc report --html FILE draws a flame graph)\n#\n")
+	return bw.Flush()
+}
+
+// SampleCount is perf's short form of a sample count with its unit letter, a space when
+// there is none: "61 ", "4K", "12M".
+func SampleCount(n uint64) string {
+	switch {
+	case n > 1000*1000*1000:
+		return fmt.Sprintf("%dG", n/(1000*1000*1000))
+	case n > 1000*1000:
+		return fmt.Sprintf("%dM", n/(1000*1000))
+	case n > 1000:
+		return fmt.Sprintf("%dK", n/1000)
+	}
+	return fmt.Sprintf("%d ", n)
+}
+
+func writeReport(w *bufio.Writer, r *profile.Report) {
+	fmt.Fprintf(w, "# Samples: %s of event '%s'\n", SampleCount(r.Event.Samples), r.Event.Name)
+	fmt.Fprintf(w, "# Event count (approx.): %d\n#\n", r.Total)
+	var heads []string
+	if r.Options.Children {
+		heads = append(heads, "Children", "Self")
+	} else {
+		heads = append(heads, "Overhead")
+	}
+	nPct := len(heads)
+	for _, k := range r.Sort {
+		heads = append(heads, columnNames[k])
+	}
+	widths := make([]int, len(heads))
+	for i, h := range heads {
+		widths[i] = len(h)
+		if i < nPct && widths[i] < 8 {
+			widths[i] = 8
+		}
+	}
+	for _, e := range r.Entries {
+		for j, v := range e.Values {
+			if len(v) > widths[nPct+j] {
+				widths[nPct+j] = len(v)
+			}
+		}
+	}
+	line := func(cells []string, pad byte, padLast bool) string {
+		var b strings.Builder
+		for i, c := range cells {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < nPct {
+				b.WriteString(strings.Repeat(string(pad), max(0, widths[i]-len(c))) + c)
+			} else if i == len(cells)-1 && !padLast {
+				b.WriteString(c)
+			} else {
+				b.WriteString(c + strings.Repeat(string(pad), max(0, widths[i]-len(c))))
+			}
+		}
+		return b.String()
+	}
+	dots := make([]string, len(heads))
+	for i := range heads {
+		dots[i] = strings.Repeat(".", widths[i])
+	}
+	// The header's "# " stands before the first column: rows are two wider there.
+	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, ' ', true), line(dots, ' ', true))
+	widths[0] += 2
+	for _, e := range r.Entries {
+		var cells []string
+		if r.Options.Children {
+			cells = append(cells, pct(r.Percent(e.Children)), pct(r.Percent(e.Self)))
+		} else {
+			cells = append(cells, pct(r.Percent(e.Self)))
+		}
+		fmt.Fprintf(w, "%s\n", line(append(cells, e.Values...), ' ', false))
+		if !r.Options.CallGraph {
+			continue
+		}
+		tree := e.Callers
+		if r.Options.Children {
+			tree = e.Callees
+		}
+		if tree != nil {
+			indent := strings.Repeat(" ", widths[0]+2)
+			writeGraph(w, r, tree, indent)
+			fmt.Fprintf(w, "\n")
+		}
+	}
+}
+
+func pct(v float64) string { return fmt.Sprintf("%.2f%%", v) }
+
+// writeGraph draws a call tree perf's way: a straight chain while there is one path,
+// "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's
+// continuation lines one column to the right of the branch's name.
+func writeGraph(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
+	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, n.Name)
+	chain(w, r, n, indent+"   ")
+}
+
+func chain(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
+	for len(n.Children) == 1 && n.Children[0].Period == n.Period {
+		n = n.Children[0]
+		fmt.Fprintf(w, "%s%s\n", indent, n.Name)
+	}
+	if len(n.Children) == 0 {
+		return
+	}
+	for i, c := range n.Children {
+		fmt.Fprintf(w, "%s|          \n", indent)
+		if i == len(n.Children)-1 {
+			fmt.Fprintf(w, "%s --%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
+			chain(w, r, c, indent+"           ")
+		} else {
+			fmt.Fprintf(w, "%s|--%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
+			chain(w, r, c, indent+"|          ")
+		}
+	}
+}

@@ -1,0 +1,325 @@
+package profile
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/symbol"
+)
+
+// CommEvent names a thread (PERF_RECORD_COMM); Exec is set when the name came with an exec.
+type CommEvent struct {
+	Pid, Tid int
+	Comm     string
+	Exec     bool
+}
+
+// MmapEvent is an executable mapping (PERF_RECORD_MMAP/MMAP2 without the data flag):
+// [Start, Start+Len) of process Pid maps Filename from file offset Pgoff. Kernel mappings
+// (the kernel image, modules) have Pid -1 or Kernel set.
+type MmapEvent struct {
+	Pid, Tid   int
+	Start, Len uint64
+	Pgoff      uint64
+	Filename   string
+	BuildID    string // hex, "" when the record has none (the build-id feature may give it)
+	Kernel     bool
+}
+
+// ForkEvent starts thread Tid of process Pid from thread PTid of process PPid. A new process
+// (Pid != PPid) starts with a copy of its parent's mappings.
+type ForkEvent struct {
+	Pid, PPid, Tid, PTid int
+}
+
+// SampleEvent is one sample. Kernel says the IP is a kernel address (cpumode kernel).
+// Callchain, when present, holds perf's raw chain: context markers (PERF_CONTEXT_KERNEL,
+// PERF_CONTEXT_USER...) and addresses, the sampled IP first.
+type SampleEvent struct {
+	Pid, Tid  int
+	IP        uint64
+	Kernel    bool
+	Callchain []uint64
+	Period    uint64
+	CPU       int
+	Time      uint64
+	EventID   uint64 // matched against Event.ID; unknown ids go to the first event
+}
+
+// Callchain context markers (perf_event.h: PERF_CONTEXT_*).
+const (
+	contextHV          = ^uint64(32 - 1)   // -32
+	contextKernel      = ^uint64(128 - 1)  // -128
+	contextUser        = ^uint64(512 - 1)  // -512
+	contextGuest       = ^uint64(2048 - 1) // -2048
+	contextGuestKernel = ^uint64(2176 - 1) // -2176
+	contextGuestUser   = ^uint64(2560 - 1) // -2560
+	contextMax         = ^uint64(4095 - 1) // -4095: everything from here up is a marker
+)
+
+type mapping struct {
+	start, end, pgoff uint64
+	dso               *DSO
+}
+
+type locKey struct {
+	dso       *DSO
+	addr, rel uint64
+	caller    bool
+}
+
+type symKey struct {
+	dso     *DSO
+	addr    uint64
+	unknown bool
+}
+
+// Builder turns records into a Profile. Records must come in time order, as perf.data has
+// them (after sorting by time when the file needs it). Not safe for concurrent use.
+type Builder struct {
+	res      *symbol.Resolver
+	p        Profile
+	events   map[uint64]*Event
+	maps     map[int][]mapping // by pid; -1 holds the kernel's
+	comms    map[int]string    // by tid
+	threads  map[Thread]*Thread
+	dsos     map[string]*DSO
+	locs     map[locKey]*Location
+	syms     map[symKey]*Symbol
+	unknown  *DSO
+	warnOnce map[string]bool
+}
+
+// NewBuilder returns a Builder resolving through res (nil: no symbols, addresses only).
+func NewBuilder(res *symbol.Resolver) *Builder {
+	if res == nil {
+		res = &symbol.Resolver{}
+	}
+	b := &Builder{res: res, events: map[uint64]*Event{}, maps: map[int][]mapping{}, comms: map[int]string{},
+		threads: map[Thread]*Thread{}, dsos: map[string]*DSO{}, locs: map[locKey]*Location{},
+		syms: map[symKey]*Symbol{}, warnOnce: map[string]bool{}}
+	b.unknown = &DSO{Name: Unknown}
+	return b
+}
+
+// Event declares a sampled event; samples name it by ID.
+func (b *Builder) Event(id uint64, name string) {
+	if _, ok := b.events[id]; ok {
+		return
+	}
+	e := &Event{Index: len(b.p.Events), ID: id, Name: name}
+	b.events[id] = e
+	b.p.Events = append(b.p.Events, e)
+}
+
+// Comm records a thread's name.
+func (b *Builder) Comm(e CommEvent) { b.comms[e.Tid] = e.Comm }
+
+// Fork records a new thread or process.
+func (b *Builder) Fork(e ForkEvent) {
+	if c, ok := b.comms[e.PTid]; ok {
+		if _, named := b.comms[e.Tid]; !named || e.Pid != e.PPid {
+			b.comms[e.Tid] = c
+		}
+	}
+	if e.Pid != e.PPid {
+		b.maps[e.Pid] = append([]mapping(nil), b.maps[e.PPid]...)
+	}
+}
+
+// Exit records a thread's end (nothing to keep: its samples already name it).
+func (b *Builder) Exit(pid, tid int) {}
+
+// Lost counts samples the kernel dropped.
+func (b *Builder) Lost(n uint64) { b.p.Lost += n }
+
+// Mmap records an executable mapping; it replaces what it overlaps.
+func (b *Builder) Mmap(e MmapEvent) {
+	pid := e.Pid
+	kernel := e.Kernel || pid == -1
+	if kernel {
+		pid = -1
+	}
+	m := mapping{start: e.Start, end: e.Start + e.Len, pgoff: e.Pgoff, dso: b.dso(e.Filename, e.BuildID, kernel)}
+	old := b.maps[pid]
+	out := old[:0:0]
+	for _, o := range old {
+		if o.end <= m.start || o.start >= m.end {
+			out = append(out, o)
+		}
+	}
+	i := sort.Search(len(out), func(i int) bool { return out[i].start > m.start })
+	out = append(out, mapping{})
+	copy(out[i+1:], out[i:])
+	out[i] = m
+	b.maps[pid] = out
+}
+
+func (b *Builder) dso(name, buildID string, kernel bool) *DSO {
+	if kernel && strings.HasPrefix(name, symbol.KernelName) {
+		name = symbol.KernelName // perf's "[kernel.kallsyms]_text"
+	}
+	key := name + "\x00" + buildID
+	if d, ok := b.dsos[key]; ok {
+		return d
+	}
+	d := &DSO{Name: name, BuildID: buildID, Kernel: kernel}
+	d.Table, d.Err = b.res.Open(name, buildID)
+	if d.Table != nil && d.BuildID == "" {
+		d.BuildID = d.Table.BuildID
+	}
+	if d.Err != nil {
+		b.warn(fmt.Sprintf("no symbols for %s: %v", name, d.Err))
+	}
+	b.dsos[key] = d
+	b.p.DSOs = append(b.p.DSOs, d)
+	return d
+}
+
+func (b *Builder) warn(w string) {
+	if !b.warnOnce[w] {
+		b.warnOnce[w] = true
+		b.p.Warnings = append(b.p.Warnings, w)
+	}
+}
+
+func (b *Builder) thread(pid, tid int) *Thread {
+	key := Thread{Pid: pid, Tid: tid, Comm: b.comms[tid]}
+	if key.Comm == "" {
+		key.Comm = fmt.Sprintf(":%d", tid) // perf's name for a thread it never saw named
+	}
+	if t, ok := b.threads[key]; ok {
+		return t
+	}
+	t := &key
+	b.threads[key] = t
+	b.p.Threads = append(b.p.Threads, t)
+	return t
+}
+
+// Sample adds a sample.
+func (b *Builder) Sample(e SampleEvent) {
+	ev, ok := b.events[e.EventID]
+	if !ok {
+		if len(b.p.Events) == 0 {
+			b.Event(e.EventID, "")
+		}
+		ev = b.p.Events[0]
+	}
+	s := Sample{Thread: b.thread(e.Pid, e.Tid), Event: ev.Index, Period: e.Period, CPU: e.CPU, Time: e.Time}
+	if len(e.Callchain) == 0 {
+		s.Stack = []*Location{b.locate(e.Pid, e.IP, e.Kernel, false)}
+	} else {
+		kernel := e.Kernel
+		for _, a := range e.Callchain {
+			if a >= contextMax {
+				switch a {
+				case contextKernel, contextGuestKernel:
+					kernel = true
+				case contextUser, contextGuestUser:
+					kernel = false
+				}
+				continue
+			}
+			s.Stack = append(s.Stack, b.locate(e.Pid, a, kernel, len(s.Stack) > 0))
+		}
+		if len(s.Stack) == 0 {
+			s.Stack = []*Location{b.locate(e.Pid, e.IP, e.Kernel, false)}
+		}
+	}
+	ev.Samples++
+	ev.Period += e.Period
+	b.p.Samples = append(b.p.Samples, s)
+}
+
+// locate resolves one address of process pid; caller marks a return address (its line is
+// the call's, one byte back).
+func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
+	var dso *DSO
+	var m mapping
+	maps := b.maps[pid]
+	if kernel {
+		maps = b.maps[-1]
+	}
+	i := sort.Search(len(maps), func(i int) bool { return maps[i].start > addr })
+	if i > 0 && addr < maps[i-1].end {
+		m = maps[i-1]
+		dso = m.dso
+	}
+	var rel uint64
+	switch {
+	case dso == nil && kernel:
+		dso = b.dso(symbol.KernelName, "", true)
+		rel = addr
+	case dso == nil:
+		dso, rel = b.unknown, addr
+	default:
+		rel = dso.Table.MapAddr(addr, m.start, m.pgoff)
+		if dso.Table == nil && dso.Kernel {
+			rel = addr
+		}
+	}
+	key := locKey{dso, addr, rel, caller}
+	if l, ok := b.locs[key]; ok {
+		return l
+	}
+	l := &Location{DSO: dso, Addr: addr, Rel: rel}
+	var fr symbol.Frame
+	if dso.Table != nil {
+		fr = dso.Table.Resolve(rel)
+		if caller && rel > 0 && dso.Table.Lines != nil {
+			fr.File, fr.Line = dso.Table.Lines.Lookup(rel - 1)
+		}
+	}
+	l.File, l.Line = fr.File, fr.Line
+	if fr.Sym != nil && fr.Sym.Module != "" && dso.Name == symbol.KernelName {
+		l.DSO = b.moduleDSO(fr.Sym.Module, dso)
+	}
+	l.Sym = b.symbol(l.DSO, fr.Sym, rel)
+	b.locs[key] = l
+	return l
+}
+
+func (b *Builder) moduleDSO(module string, kernel *DSO) *DSO {
+	name := "[" + module + "]"
+	if d, ok := b.dsos[name+"\x00"]; ok {
+		return d
+	}
+	d := &DSO{Name: name, Kernel: true, Table: kernel.Table}
+	b.dsos[name+"\x00"] = d
+	b.p.DSOs = append(b.p.DSOs, d)
+	return d
+}
+
+func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel uint64) *Symbol {
+	if s == nil {
+		key := symKey{dso, rel, true}
+		if y, ok := b.syms[key]; ok {
+			return y
+		}
+		name := fmt.Sprintf("0x%016x", rel)
+		y := &Symbol{Name: name, Raw: name, DSO: dso, Start: rel, Unknown: true}
+		b.syms[key] = y
+		return y
+	}
+	key := symKey{dso, s.Addr, false}
+	if y, ok := b.syms[key]; ok {
+		return y
+	}
+	y := &Symbol{Name: symbol.Demangle(s.Name), Raw: s.Name, DSO: dso, Start: s.Addr, Size: s.Size}
+	if dso.Table != nil {
+		y.File, y.Line = dso.Table.Lines.Lookup(s.Addr)
+	}
+	b.syms[key] = y
+	return y
+}
+
+// Profile returns the profile built so far.
+func (b *Builder) Profile() *Profile {
+	p := b.p
+	if len(p.Events) == 0 {
+		p.Events = []*Event{{Name: ""}}
+	}
+	return &p
+}

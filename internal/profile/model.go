@@ -1,0 +1,97 @@
+package profile
+
+import (
+	"github.com/pmc-tools/pmc/internal/symbol"
+)
+
+// Profile is a finished profile. Its pointers are shared: two samples in one symbol point
+// at the same Symbol, two frames at one address at the same Location.
+type Profile struct {
+	Events   []*Event
+	Threads  []*Thread
+	DSOs     []*DSO
+	Samples  []Sample
+	Lost     uint64   // samples the kernel dropped (LOST records)
+	Warnings []string // said once each: "no kernel symbols: ..." and the like
+}
+
+// Event is one sampled event (one perf_event_attr).
+type Event struct {
+	Index int    // position in Profile.Events
+	ID    uint64 // the id the input uses (perf's sample id), 0 when only one event
+	Name  string
+	// Samples and Period are the totals over the event's samples.
+	Samples, Period uint64
+}
+
+// Thread is one thread with the command name it had when sampled.
+type Thread struct {
+	Pid, Tid int
+	Comm     string
+}
+
+// DSO is a mapped object: an executable, a library, the kernel, a JIT map, or the unknown.
+type DSO struct {
+	Name    string // path as mapped, "[kernel.kallsyms]", "[e1000]", "[unknown]"
+	BuildID string
+	Kernel  bool
+	Table   *symbol.Table // nil when it could not be read
+	Err     error         // why Table is nil
+}
+
+// Unknown is the DSO of addresses outside every mapping.
+const Unknown = "[unknown]"
+
+// Symbol is a function of a DSO, or an unresolved address of it (Unknown set; Name is the
+// address as perf prints it).
+type Symbol struct {
+	Name    string // demangled
+	Raw     string // as stored in the DSO
+	DSO     *DSO
+	Start   uint64 // in the DSO's address space
+	Size    uint64
+	File    string // source file of the symbol's first line, "" when unknown
+	Line    int
+	Unknown bool
+}
+
+// Location is one resolved address.
+type Location struct {
+	DSO  *DSO
+	Sym  *Symbol
+	Addr uint64 // the process (or kernel) address
+	Rel  uint64 // the address in the DSO's space
+	File string // source position, "" when unknown
+	Line int
+}
+
+// Sample is one sample. Stack[0] is where the sample hit; the rest are its callers, leaf
+// first (only with call chains).
+type Sample struct {
+	Thread *Thread
+	Event  int // index in Profile.Events
+	Period uint64
+	CPU    int
+	Time   uint64
+	Stack  []*Location
+}
+
+// Kernel reports whether the location is in the kernel.
+func (l *Location) Kernel() bool { return l.DSO != nil && l.DSO.Kernel }
+
+// SampledTables returns the symbol tables of the DSOs that got samples (on any frame), one
+// per table: what the embedded-symbol archive (symbol.WriteArchive) needs to report the
+// profile on another machine.
+func (p *Profile) SampledTables() []*symbol.Table {
+	seen := map[*symbol.Table]bool{}
+	var out []*symbol.Table
+	for i := range p.Samples {
+		for _, l := range p.Samples[i].Stack {
+			if t := l.DSO.Table; t != nil && !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
+}

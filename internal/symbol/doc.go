@@ -1,0 +1,12 @@
+// Package symbol turns addresses into names: ELF .symtab/.dynsym of executables and shared
+// libraries (PIE and non-PIE; a mapping's address goes to a file offset through the mmap's
+// pgoff and to an ELF address through the program headers), build-ids, separate debug files
+// (/usr/lib/debug/.build-id and .gnu_debuglink), DWARF line tables, /proc/kallsyms text,
+// perf-PID.map files of JITs, C++ and Rust demangling, and the embedded-symbol archive that
+// lets a recording be reported on another machine.
+//
+// Everything reads bytes, io.ReaderAt or an fs.FS: the caller chooses the filesystem (the
+// live root, a snapshot, an archive). A Table is built once per DSO (symbols sorted, aliases
+// resolved the way perf resolves them) and looked up by binary search; the Resolver caches
+// one Table per DSO, so a report costs one parse per DSO, never a process per address.
+package symbol

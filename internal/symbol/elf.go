@@ -1,0 +1,170 @@
+package symbol
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ELFInfo is what one ELF file says about itself before any debug file is consulted.
+type ELFInfo struct {
+	BuildID   string
+	Kind      Kind
+	Segments  []Segment
+	Debuglink string // .gnu_debuglink file name, "" when absent
+	DebugCRC  uint32
+	HasSymtab bool
+	HasDWARF  bool
+}
+
+// LoadELF reads an ELF file's symbols (.symtab when present, else .dynsym), build-id,
+// segments and DWARF line table.
+func LoadELF(r io.ReaderAt) (*Table, error) {
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return nil, fmt.Errorf("not an ELF file: %w", err)
+	}
+	defer f.Close()
+	info := elfInfo(f)
+	t := &Table{BuildID: info.BuildID, Kind: info.Kind, Segments: info.Segments}
+	if err := addSymbols(t, f); err != nil {
+		return nil, err
+	}
+	if info.HasDWARF {
+		t.Lines, _ = readLines(f) // a broken line table leaves the symbols usable
+	}
+	t.finish()
+	return t, nil
+}
+
+// ReadELFInfo reads an ELF file's build-id, segments and debug-link without its symbols.
+func ReadELFInfo(r io.ReaderAt) (ELFInfo, error) {
+	f, err := elf.NewFile(r)
+	if err != nil {
+		return ELFInfo{}, fmt.Errorf("not an ELF file: %w", err)
+	}
+	defer f.Close()
+	return elfInfo(f), nil
+}
+
+func elfInfo(f *elf.File) ELFInfo {
+	info := ELFInfo{Kind: KindDyn}
+	if f.Type == elf.ET_EXEC {
+		info.Kind = KindExec
+	}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD {
+			info.Segments = append(info.Segments, Segment{Vaddr: p.Vaddr, Off: p.Off, Filesz: p.Filesz, Memsz: p.Memsz})
+		}
+	}
+	info.BuildID = buildID(f)
+	if s := f.Section(".gnu_debuglink"); s != nil && s.Type != elf.SHT_NOBITS {
+		if d, err := s.Data(); err == nil {
+			if i := bytes.IndexByte(d, 0); i > 0 {
+				info.Debuglink = string(d[:i])
+				if off := (i + 4) &^ 3; off+4 <= len(d) {
+					info.DebugCRC = f.ByteOrder.Uint32(d[off:])
+				}
+			}
+		}
+	}
+	if s := f.Section(".symtab"); s != nil && s.Type == elf.SHT_SYMTAB {
+		info.HasSymtab = true
+	}
+	if s := f.Section(".debug_line"); s != nil && s.Type != elf.SHT_NOBITS {
+		info.HasDWARF = true
+	}
+	if s := f.Section(".zdebug_line"); s != nil {
+		info.HasDWARF = true
+	}
+	return info
+}
+
+// buildID finds the NT_GNU_BUILD_ID note in the note sections (or, in files without section
+// headers, the PT_NOTE segments).
+func buildID(f *elf.File) string {
+	var notes []io.ReaderAt
+	var sizes []uint64
+	for _, s := range f.Sections {
+		if s.Type == elf.SHT_NOTE {
+			notes, sizes = append(notes, s), append(sizes, s.Size)
+		}
+	}
+	if len(notes) == 0 {
+		for _, p := range f.Progs {
+			if p.Type == elf.PT_NOTE {
+				notes, sizes = append(notes, p), append(sizes, p.Filesz)
+			}
+		}
+	}
+	for i, n := range notes {
+		if sizes[i] > 1<<20 {
+			continue
+		}
+		d := make([]byte, sizes[i])
+		if _, err := n.ReadAt(d, 0); err != nil && !errors.Is(err, io.EOF) {
+			continue
+		}
+		if id := noteBuildID(d, f.ByteOrder); id != "" {
+			return id
+		}
+	}
+	return ""
+}
+
+func noteBuildID(d []byte, bo binary.ByteOrder) string {
+	for len(d) >= 12 {
+		namesz, descsz, typ := uint64(bo.Uint32(d)), uint64(bo.Uint32(d[4:])), bo.Uint32(d[8:])
+		d = d[12:]
+		nameEnd := (namesz + 3) &^ 3
+		descEnd := nameEnd + (descsz+3)&^3
+		if descEnd > uint64(len(d)) || namesz > uint64(len(d)) || nameEnd+descsz > uint64(len(d)) {
+			return ""
+		}
+		if typ == 3 && namesz == 4 && string(d[:4]) == "GNU\x00" {
+			return hex.EncodeToString(d[nameEnd : nameEnd+descsz])
+		}
+		d = d[descEnd:]
+	}
+	return ""
+}
+
+func addSymbols(t *Table, f *elf.File) error {
+	syms, err := f.Symbols()
+	t.Source = "symtab"
+	if errors.Is(err, elf.ErrNoSymbols) || (err == nil && len(syms) == 0) {
+		syms, err = f.DynamicSymbols()
+		t.Source = "dynsym"
+	}
+	if errors.Is(err, elf.ErrNoSymbols) {
+		t.Source = "none"
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading ELF symbols: %w", err)
+	}
+	thumb := f.Machine == elf.EM_ARM
+	for _, s := range syms {
+		typ := elf.ST_TYPE(s.Info)
+		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC {
+			continue
+		}
+		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE && s.Section != elf.SHN_ABS || s.Name == "" {
+			continue
+		}
+		if strings.HasPrefix(s.Name, "$") { // ARM mapping symbols
+			continue
+		}
+		addr := s.Value
+		if thumb {
+			addr &^= 1
+		}
+		t.Syms = append(t.Syms, Sym{Addr: addr, Size: s.Size, Name: s.Name, bind: uint8(elf.ST_BIND(s.Info))})
+	}
+	return nil
+}

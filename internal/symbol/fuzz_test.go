@@ -1,0 +1,63 @@
+package symbol
+
+import (
+	"bytes"
+	"os"
+	"testing"
+)
+
+// The parsers of outside input (ELF files, kallsyms, perf maps, archive members) must
+// return an error on anything malformed, never panic or hang.
+
+func FuzzLoadELF(f *testing.F) {
+	if data, err := os.ReadFile("/bin/true"); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte("\x7fELF\x02\x01\x01"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tab, err := LoadELF(bytes.NewReader(data)); err == nil {
+			tab.Resolve(0x1000)
+		}
+	})
+}
+
+func FuzzParseKallsyms(f *testing.F) {
+	f.Add([]byte(kallsymsSample))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tab, err := ParseKallsyms(data); err == nil {
+			tab.Lookup(0xffffffff81000000)
+		}
+	})
+}
+
+func FuzzParsePerfMap(f *testing.F) {
+	f.Add([]byte("7f0000001000 40 foo\n0x10 0x20 bar baz\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if tab, err := ParsePerfMap(data); err == nil {
+			tab.Lookup(0x7f0000001010)
+		}
+	})
+}
+
+func FuzzParseTable(f *testing.F) {
+	k, _ := ParseKallsyms([]byte(kallsymsSample))
+	var b bytes.Buffer
+	k.Marshal(&b)
+	f.Add(b.Bytes())
+	f.Add([]byte("pmcsym v1\npath /x\nkind dyn\nseg 0 0 10 10\nsym 0 4 f\nfile 0 /a.c\nline 0 0 3\nline 4 -1 0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tab, err := ParseTable(data)
+		if err != nil {
+			return
+		}
+		tab.Resolve(2)
+		// What parses must survive a round trip.
+		var out bytes.Buffer
+		if err := tab.Marshal(&out); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseTable(out.Bytes()); err != nil {
+			t.Fatalf("re-reading the marshalled table: %v\n%s", err, out.Bytes())
+		}
+	})
+}

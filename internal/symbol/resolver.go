@@ -1,0 +1,220 @@
+package symbol
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"io/fs"
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Resolver finds and caches the Table of every DSO a profile names. Paths are absolute
+// ("/usr/lib/libc.so.6") and are read from FS with the leading slash removed, so
+// os.DirFS("/") reads the machine and a fstest.MapFS or a snapshot directory stands in for
+// it in tests.
+type Resolver struct {
+	FS fs.FS
+	// DebugDir is the global debug directory, "/usr/lib/debug" when empty.
+	DebugDir string
+	// Archive, when set, supplies symbols of DSOs that are missing or whose build-id differs.
+	Archive *Archive
+	// Kernel is the kernel's table (ParseKallsyms), nil when unknown.
+	Kernel *Table
+
+	mu    sync.Mutex
+	cache map[string]*entry
+}
+
+type entry struct {
+	t   *Table
+	err error
+}
+
+// NewResolver returns a Resolver reading from fsys.
+func NewResolver(fsys fs.FS) *Resolver { return &Resolver{FS: fsys} }
+
+var perfMapName = regexp.MustCompile(`^/tmp/perf-[0-9]+\.map$`)
+
+// KernelName is the DSO name perf gives the kernel.
+const KernelName = "[kernel.kallsyms]"
+
+// Open returns the Table of the DSO at path whose build-id is buildID ("" when unknown).
+// The binary on FS is used when its build-id matches; otherwise the archive's copy. A
+// binary without .symtab or DWARF gets them from its debug file (by build-id, then by
+// .gnu_debuglink). Results, errors included, are cached: each DSO is read once.
+func (r *Resolver) Open(p, buildID string) (*Table, error) {
+	key := p + "\x00" + buildID
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cache == nil {
+		r.cache = map[string]*entry{}
+	}
+	if e, ok := r.cache[key]; ok {
+		return e.t, e.err
+	}
+	t, err := r.open(p, buildID)
+	r.cache[key] = &entry{t, err}
+	return t, err
+}
+
+func (r *Resolver) open(p, buildID string) (*Table, error) {
+	buildID = strings.ToLower(buildID)
+	if p == KernelName || strings.HasPrefix(p, "[kernel.kallsyms]") {
+		if r.Kernel != nil {
+			return r.Kernel, nil
+		}
+		if t, ok := r.Archive.Table(buildID, KernelName); ok {
+			return t, nil
+		}
+		return nil, errors.New("no kernel symbols")
+	}
+	if perfMapName.MatchString(p) {
+		data, err := r.read(p)
+		if err != nil {
+			return nil, err
+		}
+		t, err := ParsePerfMap(data)
+		if t != nil {
+			t.Path = p
+		}
+		return t, err
+	}
+	t, err := r.openELF(p, buildID)
+	if err == nil {
+		return t, nil
+	}
+	if at, ok := r.Archive.Table(buildID, p); ok {
+		return at, nil
+	}
+	return nil, err
+}
+
+func (r *Resolver) openELF(p, buildID string) (*Table, error) {
+	if r.FS == nil || !path.IsAbs(p) {
+		return nil, fmt.Errorf("%s: not a file", p)
+	}
+	ra, closer, err := r.readerAt(p)
+	if err != nil {
+		return nil, err
+	}
+	defer closer()
+	info, err := ReadELFInfo(ra)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if buildID != "" && info.BuildID != "" && info.BuildID != buildID {
+		return nil, fmt.Errorf("%s: build-id %s, the recording saw %s (the file changed since)", p, info.BuildID, buildID)
+	}
+	t, err := LoadELF(ra)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	t.Path = p
+	if info.HasSymtab && info.HasDWARF {
+		return t, nil
+	}
+	if dbg := r.debugFile(p, info); dbg != nil {
+		if !info.HasSymtab && dbg.Source == "symtab" && len(dbg.Syms) > 0 {
+			t.Syms, t.Source = dbg.Syms, dbg.Path
+		}
+		if t.Lines == nil {
+			t.Lines = dbg.Lines
+		}
+	}
+	return t, nil
+}
+
+// debugFile finds the separate debug file of the ELF file at p: by build-id under the debug
+// directory, then by debug-link beside the file, in its .debug directory and under the
+// debug directory (gdb's order). A debug-link candidate must have the CRC the link names.
+func (r *Resolver) debugFile(p string, info ELFInfo) *Table {
+	dd := r.DebugDir
+	if dd == "" {
+		dd = "/usr/lib/debug"
+	}
+	if id := info.BuildID; len(id) > 2 {
+		if t := r.loadDebug(path.Join(dd, ".build-id", id[:2], id[2:]+".debug"), false, 0); t != nil {
+			return t
+		}
+	}
+	if info.Debuglink == "" {
+		return nil
+	}
+	dir := path.Dir(p)
+	for _, c := range []string{path.Join(dir, info.Debuglink), path.Join(dir, ".debug", info.Debuglink), path.Join(dd, dir, info.Debuglink)} {
+		if c == p {
+			continue
+		}
+		if t := r.loadDebug(c, true, info.DebugCRC); t != nil {
+			return t
+		}
+	}
+	return nil
+}
+
+func (r *Resolver) loadDebug(p string, checkCRC bool, crc uint32) *Table {
+	data, err := r.read(p)
+	if err != nil {
+		return nil
+	}
+	if checkCRC && crc32.ChecksumIEEE(data) != crc {
+		return nil
+	}
+	t, err := LoadELF(bytes.NewReader(data))
+	if err != nil {
+		return nil
+	}
+	t.Path = p
+	return t
+}
+
+func (r *Resolver) read(p string) ([]byte, error) {
+	if r.FS == nil {
+		return nil, fmt.Errorf("%s: no filesystem", p)
+	}
+	return fs.ReadFile(r.FS, strings.TrimPrefix(path.Clean(p), "/"))
+}
+
+// readerAt opens p for random access when FS's files allow it (os.DirFS's do), else reads it.
+func (r *Resolver) readerAt(p string) (io.ReaderAt, func(), error) {
+	f, err := r.FS.Open(strings.TrimPrefix(path.Clean(p), "/"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if ra, ok := f.(io.ReaderAt); ok {
+		return ra, func() { f.Close() }, nil
+	}
+	defer f.Close()
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return bytes.NewReader(data), func() {}, nil
+}
+
+// Frame is one resolved address.
+type Frame struct {
+	Sym    *Sym   // nil when unresolved
+	Offset uint64 // address - Sym.Addr
+	Addr   uint64 // the address in the DSO's space
+	File   string // "" when no line table covers it
+	Line   int
+}
+
+// Resolve looks addr (in the Table's address space) up: symbol and source line.
+func (t *Table) Resolve(addr uint64) Frame {
+	fr := Frame{Addr: addr}
+	if t == nil {
+		return fr
+	}
+	if s := t.Lookup(addr); s != nil {
+		fr.Sym, fr.Offset = s, addr-s.Addr
+	}
+	fr.File, fr.Line = t.Lines.Lookup(addr)
+	return fr
+}
