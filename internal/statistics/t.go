@@ -23,7 +23,8 @@ func TCDF(t, df float64) float64 {
 }
 
 // TQuantile is the inverse of TCDF: the t with TCDF(t, df) = p, for 0 < p < 1. It is found
-// by bisection on TCDF, to the precision of float64.
+// by bisection on the upper tail P(T > t) = 1 - p, which keeps its relative precision far
+// out where the CDF itself rounds to 1.
 func TQuantile(p, df float64) float64 {
 	switch {
 	case math.IsNaN(p) || p <= 0 || p >= 1 || df <= 0:
@@ -33,8 +34,10 @@ func TQuantile(p, df float64) float64 {
 	case p < 0.5:
 		return -TQuantile(1-p, df)
 	}
+	q := 1 - p
+	upper := func(t float64) float64 { return 0.5 * RegIncBeta(df/2, 0.5, df/(df+t*t)) }
 	lo, hi := 0.0, 1.0
-	for TCDF(hi, df) < p {
+	for upper(hi) > q {
 		lo, hi = hi, hi*2
 		if hi > 1e300 {
 			return math.Inf(1)
@@ -45,7 +48,7 @@ func TQuantile(p, df float64) float64 {
 		if mid == lo || mid == hi {
 			break
 		}
-		if TCDF(mid, df) < p {
+		if upper(mid) > q {
 			lo = mid
 		} else {
 			hi = mid

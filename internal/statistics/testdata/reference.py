@@ -1,4 +1,4 @@
-# Reference values for statistics_test.go: python3 internal/statistics/testdata/reference.py
+# Reference values for statistics_test.go: /usr/bin/python3 internal/statistics/testdata/reference.py
 # (Debian 12: python3-scipy 1.10, numpy 1.24). The test pastes its output as constants.
 import numpy as np
 from scipy import stats, special
