@@ -18,6 +18,7 @@ var commands = []func(*env) *cobra.Command{
 	newExplainCmd,
 	newMemCmd,
 	newVersionCmd,
+	newCompareCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -15,11 +15,11 @@ const Method = "welch-t"
 type Comparison struct {
 	Schema string `json:"schema"`
 	// Source: "measured" (pmc ran the commands) or "saved" (results read from files).
-	Source      string  `json:"source"`
-	Interleaved bool    `json:"interleaved"` // runs alternated A B A B ... (measured only)
-	Warmup      int     `json:"warmup"`      // uncounted runs of each command first
-	Confidence  float64 `json:"confidence"`  // 0.95
-	Method      string  `json:"ci_method"`   // "welch-t"
+	Source      string    `json:"source"`
+	Interleaved bool      `json:"interleaved"` // runs alternated A B A B ... (measured only)
+	Warmup      int       `json:"warmup"`      // uncounted runs of each command first
+	Confidence  float64   `json:"confidence"`  // 0.95
+	Method      string    `json:"ci_method"`   // "welch-t"
 	Commands    []Command `json:"commands"`
 	Rows        []Row     `json:"rows"`
 	// Differences say how the inputs differ beyond the commands: CPU, kernel, backend, an

@@ -1,0 +1,9 @@
+package comparehtml
+
+import (
+	"io"
+
+	"github.com/pmc-tools/pmc/internal/compare"
+)
+
+func Write(w io.Writer, c *compare.Comparison) error { return nil }
