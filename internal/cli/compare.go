@@ -207,4 +207,3 @@ func (f *compareFlags) label(i int) string {
 	}
 	return fmt.Sprintf("C%d", i+1)
 }
-
