@@ -18,8 +18,8 @@ import (
 // are not known: the generic definitions apply).
 func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
 	s := &f.stat
-	if s.changed("runs") || s.changed("warmup") || s.changed("duration") || s.changed("shell") || len(f.fakes) > 0 {
-		return nil, usageErr(errors.New("-r, --warmup, --duration and --shell run commands: saved results are compared as they are"))
+	if s.changed("event") || s.changed("runs") || s.changed("warmup") || s.changed("duration") || s.changed("shell") || len(f.fakes) > 0 {
+		return nil, usageErr(errors.New("-e, -r, --warmup, --duration and --shell are for running commands: saved results are compared as they are (-M computes metrics from their counts)"))
 	}
 	empty := host.Empty()
 	facts := empty

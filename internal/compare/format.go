@@ -123,7 +123,7 @@ func (c Cell) Flags() []string {
 	if c.RunningPct > 0 && c.RunningPct < 99.995 {
 		out = append(out, fmt.Sprintf("counted %.1f%% of the time, scaled", c.RunningPct))
 	}
-	if c.Together != nil && !*c.Together {
+	if c.Together != nil && !*c.Together && !strings.Contains(c.Warning, "not measured together") {
 		out = append(out, "operands not measured together")
 	}
 	if len(c.Stats.Outliers) > 0 {
