@@ -253,8 +253,8 @@ func (m *measurer) once(i, index int) error {
 	if hint := noPMUHint(res); hint != "" && !slices.Contains(m.c.Notes, hint) {
 		m.c.Notes = append(m.c.Notes, hint)
 	}
-	if cmd.Host == nil {
-		cmd.Host = hostOf(res, m.facts)
+	if cmd.Machine == nil {
+		cmd.Machine = identity(m.facts)
 	}
 	run := toCompareRun(res.Runs[0], m.plan)
 	run.Index = index

@@ -62,7 +62,7 @@ func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
 				if len(doc.Runs) == 0 {
 					return errors.New("no runs: save it with pmc stat --json")
 				}
-				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Host: doc.Host, Backend: doc.Backend}
+				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend}
 				for _, r := range doc.Runs {
 					run := toCompareRun(r, plan)
 					if run.Failed() {

@@ -257,17 +257,17 @@ func differences(cmds []Command) []string {
 			}
 		}
 	}
-	host := func(f func(*result.Host) string) func(Command) string {
+	machine := func(f func(*result.Machine) string) func(Command) string {
 		return func(c Command) string {
-			if c.Host == nil {
+			if c.Machine == nil {
 				return ""
 			}
-			return f(c.Host)
+			return f(c.Machine)
 		}
 	}
-	differ("CPU", host(func(h *result.Host) string { return h.CPU }))
-	differ("PMU", host(func(h *result.Host) string { return h.PMU }))
-	differ("kernel", host(func(h *result.Host) string { return h.Kernel }))
+	differ("CPU", machine(cpuText))
+	differ("PMU", machine(func(m *result.Machine) string { return m.PMU }))
+	differ("kernel", machine(func(m *result.Machine) string { return m.Kernel }))
 	differ("backend", func(c Command) string { return c.Backend })
 	// An event opened with another encoding counts something else: say so per event.
 	var order []string

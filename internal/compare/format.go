@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statfmt"
 )
 
@@ -139,6 +140,36 @@ func (c Cell) Flags() []string {
 	return out
 }
 
+// MachineText describes a machine in one line: CPU (identity); kernel; host name. "" when
+// nothing is known.
+func MachineText(m *result.Machine) string {
+	if m == nil {
+		return ""
+	}
+	var parts []string
+	if cpu := cpuText(m); cpu != "" {
+		parts = append(parts, cpu)
+	}
+	for _, s := range []string{m.Kernel, m.Host} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func cpuText(m *result.Machine) string {
+	switch {
+	case m == nil:
+		return ""
+	case m.CPUID != "" && m.CPU != "":
+		return m.CPU + " (" + m.CPUID + ")"
+	case m.CPU != "":
+		return m.CPU
+	}
+	return m.CPUID
+}
+
 // Header is the comparison's description, one line each: what ran and how, the commands,
 // the hosts, how inputs differ, failed runs and notes.
 func (c *Comparison) Header() []string {
@@ -168,16 +199,19 @@ func (c *Comparison) Header() []string {
 		}
 		line += fmt.Sprintf(", %d run(s)", len(cmd.Runs))
 		out = append(out, line)
-		sameHost = sameHost && cmd.Host != nil && c.Commands[0].Host != nil && *cmd.Host == *c.Commands[0].Host
+		sameHost = sameHost && MachineText(cmd.Machine) == MachineText(c.Commands[0].Machine)
 	}
 	if len(c.Commands) > 0 && sameHost {
-		h := c.Commands[0].Host
-		out = append(out, "  host: "+h.CPU+"; "+h.Kernel)
+		if m := MachineText(c.Commands[0].Machine); m != "" {
+			out = append(out, "  machine: "+m)
+		}
 	} else {
 		for _, cmd := range c.Commands {
-			if cmd.Host != nil {
-				out = append(out, "  "+cmd.Label+" host: "+cmd.Host.CPU+"; "+cmd.Host.Kernel)
+			m := MachineText(cmd.Machine)
+			if m == "" {
+				m = "not recorded"
 			}
+			out = append(out, "  "+cmd.Label+" machine: "+m)
 		}
 	}
 	for _, d := range c.Differences {

@@ -33,7 +33,7 @@ type Command struct {
 	Label   string       `json:"label"` // "A", "B", ... or --name
 	Command []string     `json:"command,omitempty"`
 	File    string       `json:"file,omitempty"` // the saved result it came from
-	Host    *result.Host `json:"host,omitempty"`
+	Machine *result.Machine `json:"machine,omitempty"` // where it ran, as pmc stat --json records it
 	Backend string       `json:"backend"`
 	Runs    []Run        `json:"runs"`
 	Failed  int          `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
