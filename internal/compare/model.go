@@ -30,13 +30,13 @@ type Comparison struct {
 
 // Command is one compared command or saved result, with every run.
 type Command struct {
-	Label   string       `json:"label"` // "A", "B", ... or --name
-	Command []string     `json:"command,omitempty"`
-	File    string       `json:"file,omitempty"` // the saved result it came from
+	Label   string          `json:"label"` // "A", "B", ... or --name
+	Command []string        `json:"command,omitempty"`
+	File    string          `json:"file,omitempty"`    // the saved result it came from
 	Machine *result.Machine `json:"machine,omitempty"` // where it ran, as pmc stat --json records it
-	Backend string       `json:"backend"`
-	Runs    []Run        `json:"runs"`
-	Failed  int          `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
+	Backend string          `json:"backend"`
+	Runs    []Run           `json:"runs"`
+	Failed  int             `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
 }
 
 // Run is one measured run with its raw counts.
