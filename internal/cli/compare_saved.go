@@ -48,9 +48,9 @@ func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
 		}
 		switch head.Schema {
 		case compare.Schema:
-			var prev compare.Comparison
-			if err := json.Unmarshal(data, &prev); err != nil {
-				return nil, usageErr(fmt.Errorf("%s: %s document: %w", name, compare.Schema, err))
+			prev, err := compare.Decode(data)
+			if err != nil {
+				return nil, usageErr(fmt.Errorf("%s: %w", name, err))
 			}
 			for _, cmd := range prev.Commands {
 				cmd.File = name + ": " + cmd.Label
