@@ -114,7 +114,7 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	if len(f.names) > len(args) {
+	if !saved && len(f.names) > len(args) { // a saved comparison holds several: readSaved checks
 		return usageErr(fmt.Errorf("-n: %d names for %d commands", len(f.names), len(args)))
 	}
 	// Output files first: one that cannot be written stops pmc before anything runs.

@@ -162,12 +162,12 @@ func cpuText(m *result.Machine) string {
 	switch {
 	case m == nil:
 		return ""
-	case m.CPUID != "" && m.CPU != "":
+	case m.CPUID != "" && m.CPU != "" && !strings.Contains(m.CPUID, m.CPU):
 		return m.CPU + " (" + m.CPUID + ")"
-	case m.CPU != "":
-		return m.CPU
+	case m.CPUID != "":
+		return m.CPUID
 	}
-	return m.CPUID
+	return m.CPU
 }
 
 // Header is the comparison's description, one line each: what ran and how, the commands,

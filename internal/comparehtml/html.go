@@ -85,17 +85,30 @@ func ticks(lo, hi float64, n int) (out []float64, step float64) {
 
 const (
 	chartW  = 900.0
-	labelW  = 70.0
 	deltaW  = 300.0
 	rowH    = 34.0
 	axisH   = 24.0
 	plotEnd = chartW - deltaW - 10
+	charPx  = 7.5 // width of a character of the 12px labels, about
 )
+
+// textWidth is about how wide s is in a 12px label.
+func textWidth(s string) float64 { return charPx * float64(len([]rune(s))) }
+
+// labelWidth is the room the command labels take left of the bars.
+func labelWidth(c *compare.Comparison) float64 {
+	w := 40.0
+	for _, cmd := range c.Commands {
+		w = math.Max(w, textWidth(cmd.Label)+28)
+	}
+	return math.Min(w, 250)
+}
 
 // chart draws one quantity: a bar per command at its mean, a ±sd error bar, each run as a
 // point, and the change against the first command at the right.
 func chart(b *strings.Builder, c *compare.Comparison, ri int, r compare.Row) {
 	esc := html.EscapeString
+	labelW := labelWidth(c)
 	lo, hi := 0.0, 0.0
 	for _, cell := range r.Cells {
 		for _, v := range cell.Values {
@@ -164,7 +177,7 @@ func chart(b *strings.Builder, c *compare.Comparison, ri int, r compare.Row) {
 			fmt.Fprintf(b, "<text class=\"%s\" x=\"%g\" y=\"%.1f\">%s<title>%s</title></text>\n", cls, plotEnd+10, y+rowH/2+4, esc(txt), esc(compare.Verdict(d)))
 		}
 		if f := cell.Flags(); len(f) > 0 {
-			fmt.Fprintf(b, "<text class=\"flag\" x=\"%g\" y=\"%.1f\">⚑<title>%s</title></text>\n", labelW-60, y+rowH/2+4, esc(strings.Join(f, "; ")))
+			fmt.Fprintf(b, "<text class=\"flag\" x=\"%g\" y=\"%.1f\">⚑<title>%s</title></text>\n", 2.0, y+rowH/2+4, esc(strings.Join(f, "; ")))
 		}
 		b.WriteString("</g>\n")
 	}
@@ -195,7 +208,12 @@ func changes(b *strings.Builder, c *compare.Comparison) {
 		return
 	}
 	span = math.Min(span*1.1, 1000) // an interval wider than ±1000% is clipped, and says so
-	const nameW, h = 260.0, 20.0
+	const h = 20.0
+	nameW := 80.0
+	for _, it := range items {
+		nameW = math.Max(nameW, textWidth(it.name+" · "+c.Commands[it.ci].Label)+16)
+	}
+	nameW = math.Min(nameW, chartW/2)
 	sc := scale{-span, span, nameW, chartW - 20}
 	height := float64(len(items))*h + axisH + 8
 	fmt.Fprintf(b, "<section class=\"chart\" id=\"changes\">\n<h2>change vs %s, with the %g%% confidence interval</h2>\n", esc(c.Commands[0].Label), 100*c.Confidence)
