@@ -22,6 +22,8 @@ PKGS=(
 	libc6-dev-armhf-cross
 	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
 	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
+	# pmc compare --html: the page is rendered in a real headless browser (internal/comparehtml).
+	chromium
 )
 
 missing=()

@@ -25,6 +25,9 @@ type Status struct {
 	User, Sys time.Duration
 	// Elapsed is wall-clock time from Exec to the moment the exit was seen.
 	Elapsed time.Duration
+	// MaxRSSKB is the peak resident set size in KiB (wait's rusage). The kernel keeps the
+	// high-water mark across exec, so it is at least the exec shim's own, a few MiB.
+	MaxRSSKB int64
 	// Terminated: Wait sent SIGTERM because its context was done.
 	Terminated bool
 }
@@ -78,7 +81,7 @@ func (ch *Child) reap() {
 	st := Status{}
 	if err == nil {
 		st.Code, st.Signaled, st.Signal, st.CoreDumped = info.Code, !info.Exited, info.Signal, info.CoreDumped
-		st.User, st.Sys = info.User, info.Sys
+		st.User, st.Sys, st.MaxRSSKB = info.User, info.Sys, info.MaxRSSKB
 		if !ch.start.IsZero() {
 			st.Elapsed = end.Sub(ch.start)
 		}

@@ -102,6 +102,9 @@ type Run struct {
 	Signal     string  `json:"signal,omitempty"`
 	UserSec    float64 `json:"user_sec"` // rusage of the workload (launch mode)
 	SysSec     float64 `json:"sys_sec"`
+	// MaxRSSKB is the peak resident set size in KiB (launch mode; it includes pmc's exec
+	// shim, which the workload replaces, so it is never below a few MiB).
+	MaxRSSKB int64 `json:"max_rss_kb,omitempty"`
 	// Stopped: pmc ended the workload with SIGTERM (--duration, --interval-count), as perf's
 	// --timeout does; pmc then exits 0, not with the workload's 143.
 	Stopped bool `json:"stopped,omitempty"`

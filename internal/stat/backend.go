@@ -68,6 +68,7 @@ type Outcome struct {
 	Signal     string
 	Elapsed    time.Duration
 	User, Sys  time.Duration
+	MaxRSSKB   int64 // peak resident set size (launch mode), 0 when unknown
 	// Stopped: pmc ended the workload (--duration, --interval-count) with SIGTERM.
 	Stopped bool
 	// Abandoned: pmc stopped waiting for a workload that ignored a terminating signal; it

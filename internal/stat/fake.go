@@ -32,6 +32,7 @@ type FakeRun struct {
 	SysSec     float64                `json:"sys_sec"`
 	ExitStatus int                    `json:"exit_status"`
 	Signal     string                 `json:"signal"`
+	MaxRSSKB   int64                  `json:"max_rss_kb"`
 	Stopped    bool                   `json:"stopped"` // pmc ended it (--duration, --interval-count)
 	Counts     map[string]FakeValue   `json:"counts"`
 	Intervals  []map[string]FakeValue `json:"intervals"` // cumulative values at each tick
@@ -154,7 +155,7 @@ func (s *fakeSession) Done() <-chan struct{} { return s.done }
 func (s *fakeSession) Outcome() (Outcome, error) {
 	sec := func(x float64) time.Duration { return time.Duration(x * 1e9) }
 	return Outcome{ExitStatus: s.run.ExitStatus, Signal: s.run.Signal, Elapsed: sec(s.run.ElapsedSec),
-		User: sec(s.run.UserSec), Sys: sec(s.run.SysSec), Stopped: s.run.Stopped}, nil
+		User: sec(s.run.UserSec), Sys: sec(s.run.SysSec), MaxRSSKB: s.run.MaxRSSKB, Stopped: s.run.Stopped}, nil
 }
 
 func (s *fakeSession) Close() error { return nil }

@@ -160,6 +160,7 @@ loop:
 		Signal:     out.Signal,
 		UserSec:    out.User.Seconds(),
 		SysSec:     out.Sys.Seconds(),
+		MaxRSSKB:   out.MaxRSSKB,
 		Stopped:    out.Stopped,
 		Abandoned:  out.Abandoned,
 		Counts:     counts(req, final),

@@ -117,3 +117,9 @@ func FileOwner(fi fs.FileInfo) (uid, gid int, nlink uint64, ok bool) {
 	}
 	return int(st.Uid), int(st.Gid), uint64(st.Nlink), true
 }
+
+// IsTerminal reports whether fd is a terminal (TCGETS succeeds on it).
+func IsTerminal(fd int) bool {
+	_, err := linux.IoctlGetTermios(fd, linux.TCGETS)
+	return err == nil
+}

@@ -1,0 +1,314 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/statistics"
+)
+
+// Build fills c.Rows and c.Differences from c.Commands (and the schema, method and default
+// confidence level when they are unset).
+func Build(c *Comparison) {
+	c.Schema, c.Method = Schema, Method
+	if c.Confidence == 0 {
+		c.Confidence = 0.95
+	}
+	c.Rows = nil
+	c.Rows = append(c.Rows, timeRows(c.Commands)...)
+	c.Rows = append(c.Rows, eventRows(c.Commands)...)
+	c.Rows = append(c.Rows, metricRows(c.Commands)...)
+	for i := range c.Rows {
+		deltas(&c.Rows[i], c.Confidence)
+	}
+	c.Differences = differences(c.Commands)
+}
+
+// good are the runs whose command succeeded.
+func good(cmd Command) []Run {
+	var out []Run
+	for _, r := range cmd.Runs {
+		if !r.Failed() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cellOf describes the values of the runs idx.
+func cellOf(idx []int, vals []float64) Cell {
+	c := Cell{Status: string(result.Counted), Runs: idx, Values: vals, Stats: statistics.Describe(vals)}
+	for i, o := range c.Stats.Outliers {
+		c.Stats.Outliers[i] = idx[o] // run indices, not positions
+	}
+	if len(vals) == 0 {
+		c.Status = string(result.NotCounted)
+		c.Error = "no successful run"
+	}
+	return c
+}
+
+func timeRows(cmds []Command) []Row {
+	type q struct {
+		name, unit string
+		get        func(Run) float64
+	}
+	qs := []q{
+		{"wall time", "s", func(r Run) float64 { return r.ElapsedSec }},
+		{"user time", "s", func(r Run) float64 { return r.UserSec }},
+		{"sys time", "s", func(r Run) float64 { return r.SysSec }},
+	}
+	rss := false
+	for _, c := range cmds {
+		for _, r := range c.Runs {
+			rss = rss || r.MaxRSSKB > 0
+		}
+	}
+	if rss {
+		qs = append(qs, q{"peak RSS", "KiB", func(r Run) float64 { return float64(r.MaxRSSKB) }})
+	}
+	var rows []Row
+	for _, q := range qs {
+		row := Row{Name: q.name, Kind: KindTime, Unit: q.unit}
+		for _, c := range cmds {
+			var idx []int
+			var vals []float64
+			for _, r := range good(c) {
+				idx, vals = append(idx, r.Index), append(vals, q.get(r))
+			}
+			row.Cells = append(row.Cells, cellOf(idx, vals))
+		}
+		rows = append(rows, row)
+	}
+	return rows
+}
+
+// runSummary is one run's counts with each event once (copies in several groups merged as
+// pmc stat's text merges them), aggregated over CPUs.
+func runSummary(r Run) []result.Summary {
+	st := &result.Stat{Runs: []result.Run{{Counts: r.Counts}}}
+	result.Summarize(st)
+	return result.Merged(st.Summary)
+}
+
+// eventRows has a row per event any command counted, in the order they first appear.
+func eventRows(cmds []Command) []Row {
+	var order []string
+	seen := map[string]bool{}
+	per := make([][]map[string]result.Summary, len(cmds)) // command -> good run -> event
+	for ci, c := range cmds {
+		for _, r := range c.Runs {
+			m := map[string]result.Summary{}
+			for _, s := range runSummary(r) {
+				if s.CPU != -1 {
+					continue
+				}
+				m[s.Event] = s
+				if !seen[s.Event] {
+					seen[s.Event] = true
+					order = append(order, s.Event)
+				}
+			}
+			per[ci] = append(per[ci], m)
+		}
+	}
+	var rows []Row
+	for _, ev := range order {
+		row := Row{Name: ev, Kind: KindEvent}
+		any := false
+		for ci, c := range cmds {
+			var idx []int
+			var vals []float64
+			var enabled, running uint64
+			var missing result.Summary
+			for ri, r := range c.Runs {
+				s, ok := per[ci][ri][ev]
+				if !ok || r.Failed() {
+					continue
+				}
+				row.Unit = s.Unit
+				if s.Status != result.Counted {
+					if missing.Status == "" {
+						missing = s
+					}
+					continue
+				}
+				enabled, running = enabled+s.Enabled, running+s.Running
+				idx = append(idx, r.Index)
+				vals = append(vals, result.ToUnit(s.Mean, s.Unit, s.UnitScale))
+			}
+			cell := cellOf(idx, vals)
+			if len(vals) == 0 && missing.Status != "" {
+				cell.Status, cell.Error = string(missing.Status), missing.Error
+			}
+			if enabled > 0 {
+				cell.RunningPct = 100 * float64(running) / float64(enabled)
+			}
+			any = any || len(vals) > 0
+			row.Cells = append(row.Cells, cell)
+		}
+		if any {
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// metricRows has a row per metric with a value in any command.
+func metricRows(cmds []Command) []Row {
+	var order []string
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		for _, r := range good(c) {
+			for _, m := range r.Metrics {
+				if m.CPU == -1 && !seen[m.Name] {
+					seen[m.Name] = true
+					order = append(order, m.Name)
+				}
+			}
+		}
+	}
+	var rows []Row
+	for _, name := range order {
+		row := Row{Name: name, Kind: KindMetric}
+		any := false
+		for _, c := range cmds {
+			var idx []int
+			var vals []float64
+			together, warning, seenOne := true, "", false
+			for _, r := range good(c) {
+				for _, m := range r.Metrics {
+					if m.Name != name || m.CPU != -1 {
+						continue
+					}
+					seenOne = true
+					row.Unit = m.Unit
+					together = together && m.Together
+					if warning == "" {
+						warning = m.Warning
+					}
+					if m.Valid && !math.IsNaN(m.Value) && !math.IsInf(m.Value, 0) {
+						idx, vals = append(idx, r.Index), append(vals, m.Value)
+					}
+				}
+			}
+			cell := cellOf(idx, vals)
+			if seenOne {
+				cell.Together = &together
+				cell.Warning = warning
+			}
+			if len(vals) == 0 {
+				cell.Error = "not computed: an operand was not counted"
+			}
+			any = any || len(vals) > 0
+			row.Cells = append(row.Cells, cell)
+		}
+		if any {
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// deltas compares each cell after the first with the first.
+func deltas(row *Row, level float64) {
+	if len(row.Cells) == 0 {
+		return
+	}
+	base := row.Cells[0]
+	for i := 1; i < len(row.Cells); i++ {
+		c := &row.Cells[i]
+		if base.Stats.N == 0 || c.Stats.N == 0 || base.Stats.Mean == 0 {
+			continue
+		}
+		m0 := base.Stats.Mean
+		d := &Delta{Pct: 100 * (c.Stats.Mean - m0) / m0, Ratio: c.Stats.Mean / m0}
+		if w, ok := statistics.WelchTest(base.Values, c.Values, level); ok {
+			d.Tested, d.Significant = true, w.Significant
+			d.CILowPct, d.CIHighPct = 100*w.Low/math.Abs(m0), 100*w.High/math.Abs(m0)
+			d.P, d.DF = w.P, w.DF
+		}
+		c.Delta = d
+	}
+}
+
+// differences lists how the inputs differ beyond their commands.
+func differences(cmds []Command) []string {
+	if len(cmds) < 2 {
+		return nil
+	}
+	var out []string
+	differ := func(what string, get func(Command) string) {
+		first := get(cmds[0])
+		for _, c := range cmds[1:] {
+			if get(c) != first {
+				var parts []string
+				for _, c := range cmds {
+					v := get(c)
+					if v == "" {
+						v = "(not recorded)"
+					}
+					parts = append(parts, c.Label+": "+v)
+				}
+				out = append(out, what+" differs: "+strings.Join(parts, "; "))
+				return
+			}
+		}
+	}
+	machine := func(f func(*result.Machine) string) func(Command) string {
+		return func(c Command) string {
+			if c.Machine == nil {
+				return ""
+			}
+			return f(c.Machine)
+		}
+	}
+	differ("CPU", machine(cpuText))
+	differ("PMU", machine(func(m *result.Machine) string { return m.PMU }))
+	differ("kernel", machine(func(m *result.Machine) string { return m.Kernel }))
+	differ("backend", func(c Command) string { return c.Backend })
+	// An event opened with another encoding counts something else: say so per event.
+	var order []string
+	enc := make([]map[string]string, len(cmds))
+	for i, c := range cmds {
+		enc[i] = map[string]string{}
+		for _, r := range c.Runs {
+			for _, n := range r.Counts {
+				if _, ok := enc[i][n.Event]; ok {
+					continue
+				}
+				if i == 0 {
+					order = append(order, n.Event)
+				}
+				enc[i][n.Event] = encodingString(n.Encoding)
+			}
+		}
+	}
+	for _, ev := range order {
+		differ("encoding of "+ev, func(c Command) string {
+			for i := range cmds {
+				if cmds[i].Label == c.Label {
+					return enc[i][ev]
+				}
+			}
+			return ""
+		})
+	}
+	return out
+}
+
+func encodingString(e result.Encoding) string {
+	s := fmt.Sprintf("type %d config %#x", e.Type, e.Config)
+	if e.Config1 != 0 || e.Config2 != 0 {
+		s += fmt.Sprintf(" config1 %#x config2 %#x", e.Config1, e.Config2)
+	}
+	if e.PMU != "" {
+		s += " (" + e.PMU + ")"
+	}
+	if e.Raw != "" {
+		s += " = " + e.Raw
+	}
+	return s
+}

@@ -1,0 +1,104 @@
+package compare
+
+import (
+	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/statistics"
+)
+
+// Schema names the JSON schema of a Comparison (docs/json-schema.md).
+const Schema = "pmc.compare/v1"
+
+// Method names how confidence intervals are computed.
+const Method = "welch-t"
+
+// Comparison is everything one pmc compare shows.
+type Comparison struct {
+	Schema string `json:"schema"`
+	// Source: "measured" (pmc ran the commands) or "saved" (results read from files).
+	Source      string    `json:"source"`
+	Interleaved bool      `json:"interleaved"` // runs alternated A B A B ... (measured only)
+	Warmup      int       `json:"warmup"`      // uncounted runs of each command first
+	Confidence  float64   `json:"confidence"`  // 0.95
+	Method      string    `json:"ci_method"`   // "welch-t"
+	Commands    []Command `json:"commands"`
+	Rows        []Row     `json:"rows"`
+	// Differences say how the inputs differ beyond the commands: CPU, kernel, backend, an
+	// event's encoding. Printed in the header, never left out.
+	Differences []string `json:"differences,omitempty"`
+	Notes       []string `json:"notes,omitempty"`
+}
+
+// Command is one compared command or saved result, with every run.
+type Command struct {
+	Label   string          `json:"label"` // "A", "B", ... or --name
+	Command []string        `json:"command,omitempty"`
+	File    string          `json:"file,omitempty"`    // the saved result it came from
+	Machine *result.Machine `json:"machine,omitempty"` // where it ran, as pmc stat --json records it
+	Backend string          `json:"backend"`
+	Runs    []Run           `json:"runs"`
+	Failed  int             `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
+}
+
+// Run is one measured run with its raw counts.
+type Run struct {
+	Index      int             `json:"index"`
+	ExitStatus int             `json:"exit_status"`
+	Signal     string          `json:"signal,omitempty"`
+	ElapsedSec float64         `json:"elapsed_sec"`
+	UserSec    float64         `json:"user_sec"`
+	SysSec     float64         `json:"sys_sec"`
+	MaxRSSKB   int64           `json:"max_rss_kb,omitempty"`
+	Counts     []result.Count  `json:"counts"`
+	Metrics    []result.Metric `json:"metrics,omitempty"`
+}
+
+// Failed reports whether the run's command failed (its values are left out of the statistics).
+func (r Run) Failed() bool { return r.ExitStatus != 0 || r.Signal != "" }
+
+// Kind of a row.
+const (
+	KindTime   = "time"
+	KindEvent  = "event"
+	KindMetric = "metric"
+)
+
+// Row is one quantity across the commands.
+type Row struct {
+	Name  string `json:"name"` // "wall time", "task-clock", "IPC"
+	Kind  string `json:"kind"` // "time", "event" or "metric"
+	Unit  string `json:"unit,omitempty"`
+	Cells []Cell `json:"cells"` // one per command, in order
+}
+
+// Cell is one quantity of one command.
+type Cell struct {
+	Status string `json:"status"` // result.Counted, or why there is no value
+	// Runs are the indices of the runs with a value; Values their values in Unit.
+	Runs   []int             `json:"runs"`
+	Values []float64         `json:"values"`
+	Stats  statistics.Sample `json:"stats"`
+	// RunningPct is the share of the enabled time the counter ran (below 100: multiplexed
+	// and scaled); 0 for times and metrics.
+	RunningPct float64 `json:"running_pct,omitempty"`
+	// Together (metrics): whether every operand was in one group in every run.
+	Together *bool  `json:"measured_together,omitempty"`
+	Warning  string `json:"warning,omitempty"`
+	Error    string `json:"error,omitempty"`
+	Delta    *Delta `json:"delta,omitempty"` // against the first command; nil for the first
+}
+
+// Delta is a command's change against the first command.
+type Delta struct {
+	Pct   float64 `json:"pct"`   // (mean - first mean) / first mean * 100
+	Ratio float64 `json:"ratio"` // mean / first mean
+	// CILowPct and CIHighPct bound Pct: Welch's interval for the difference of the means,
+	// divided by the first command's mean.
+	CILowPct  float64 `json:"ci_low_pct"`
+	CIHighPct float64 `json:"ci_high_pct"`
+	P         float64 `json:"p"`
+	DF        float64 `json:"df"`
+	// Significant: the interval excludes 0. Without two values on each side there is no
+	// interval and Tested is false.
+	Significant bool `json:"significant"`
+	Tested      bool `json:"tested"`
+}
