@@ -225,9 +225,13 @@ func checkDriver(in *input) *Check {
 		if in.m.Table != nil {
 			c.Found += "; pmc's table " + in.m.Table.Name
 		}
-		if !in.pr.hardwareOK() {
+		switch e := in.pr.Hardware; {
+		case e == "EACCES" || e == "EPERM" || e == "ENOSYS":
+			c.Found += "; opening is refused (" + e + "): see the permission checks"
+		case e != "":
 			c.Verdict = Problem
-			c.Found += "; but a hardware event does not open: " + in.pr.Hardware
+			c.Found += "; but a hardware event does not open: " + e
+			c.Fix = []string{"the driver refuses generic events: see dmesg | grep -i pmu, and pmc list for this CPU's own events"}
 		}
 		return c
 	}
@@ -325,6 +329,11 @@ func checkVirt(in *input) *Check {
 	if in.m.Core != nil {
 		c.Verdict = OK
 		c.Found += "; the hypervisor exposes a PMU (" + in.m.Core.Name + ")"
+		return c
+	}
+	if _, stops := dtProblem(in); stops || (in.arm() && driverMissing(in)) {
+		c.Verdict = Warning
+		c.Found += "; no PMU registered, for the reason the device tree or kernel configuration check gives"
 		return c
 	}
 	c.Verdict = Problem

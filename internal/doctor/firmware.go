@@ -62,7 +62,7 @@ func dtProblem(in *input) (string, bool) {
 			return "the device tree's PMU node " + n.Path + " has status \"" + n.Status + "\"", true
 		}
 	}
-	if in.m.Core == nil {
+	if in.m.Core == nil && !driverMissing(in) {
 		return fmt.Sprintf("the device tree's PMU node %s (%s) bound no driver: its compatible may not match the CPU, or the kernel lacks the driver",
 			dt.PMUs[0].Path, strings.Join(dt.PMUs[0].Compatible, ", ")), true
 	}
@@ -117,4 +117,9 @@ func checkACPI(in *input) *Check {
 	c.Verdict = OK
 	c.Found = fmt.Sprintf("the MADT gives GSIV %d for the PMU (%d CPUs)", irqs[0], len(irqs))
 	return c
+}
+
+// driverMissing: the kernel configuration says the ARM PMU driver is not built.
+func driverMissing(in *input) bool {
+	return in.p.Config["CONFIG_HW_PERF_EVENTS"] == "n" || in.p.Config["CONFIG_ARM_PMU"] == "n"
 }
