@@ -70,3 +70,34 @@ func TestStatNoPMUHintSaysWhy(t *testing.T) {
 		t.Errorf("pmc doctor named %d times:\n%s", n, errOut)
 	}
 }
+
+// TestDoctorUnderSeccomp runs pmc doctor in a process whose seccomp filter refuses
+// perf_event_open with EPERM (Docker's default profile without CAP_PERFMON does that): the
+// cause is the filter, with the container settings as the fix.
+func TestDoctorUnderSeccomp(t *testing.T) {
+	cmd := pmcCmd(t, "doctor", "--json")
+	cmd.Env = append(cmd.Env, seccompDenyEnv+"=1")
+	out, err := cmd.Output()
+	if code := cmd.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("exit %d (%v)\n%s", code, err, out)
+	}
+	var r doctor.Report
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if r.HardwareCounting || !strings.Contains(r.Cause, "seccomp filter refuses perf_event_open (EPERM)") {
+		t.Errorf("cause %q", r.Cause)
+	}
+	for _, c := range r.Checks {
+		switch c.ID {
+		case "kernel.syscall":
+			if c.Verdict != doctor.Problem || !strings.Contains(c.Found, "seccomp") {
+				t.Errorf("%+v", c)
+			}
+		case "container.seccomp":
+			if c.Verdict != doctor.Problem || !strings.Contains(strings.Join(c.Fix, " "), "--cap-add PERFMON") {
+				t.Errorf("%+v", c)
+			}
+		}
+	}
+}
