@@ -101,3 +101,18 @@ func TestDoctorUnderSeccomp(t *testing.T) {
 		}
 	}
 }
+
+// TestMemPointsToDoctor: pmc mem -e with a hardware event on a machine without a PMU names
+// the cause and pmc doctor once.
+func TestMemPointsToDoctor(t *testing.T) {
+	if machine().Core != nil {
+		t.Skip("this machine has a PMU")
+	}
+	out, errOut, code := runPMC("mem", "--min", "4K", "--max", "8K", "--hops", "1000", "--samples", "10", "-e", "L1-dcache-load-misses")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n := strings.Count(errOut, "`pmc doctor`"); n != 1 || !strings.Contains(errOut, doctor.NoPMUCause(machine(), platform())) {
+		t.Errorf("stderr (%d mentions):\n%s\nstdout:\n%s", n, errOut, out)
+	}
+}
