@@ -14,8 +14,8 @@ import (
 	"github.com/pmc-tools/pmc/internal/doctor"
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/mem"
-	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/outfile"
+	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
