@@ -126,32 +126,18 @@ echo "cache and TLB misses of the strided walks, which only hardware events (or 
 
 # --- simulated cache view ------------------------------------------------------------------
 if [ "$HAVEHW" = 0 ] && command -v valgrind >/dev/null && [ -z "${DEMO_NO_CACHEGRIND:-}" ]; then
-	C=/sys/devices/system/cpu/cpu0/cache
-	geom() { # level type -> size,ways,line for cachegrind, from sysfs
-		for d in "$C"/index*; do
-			[ "$(cat "$d/level")" = "$1" ] && [ "$(cat "$d/type")" = "$2" ] || continue
-			s=$(cat "$d/size")
-			case "$s" in *K) s=$((${s%K} * 1024)) ;; *M) s=$((${s%M} * 1048576)) ;; esac
-			echo "$s,$(cat "$d/ways_of_associativity"),$(cat "$d/coherency_line_size")"
-		done
-	}
-	D1=$(geom 1 Data)
-	I1=$(geom 1 Instruction)
-	LL=$(geom 3 Unified)
-	[ -n "$LL" ] || LL=$(geom 2 Unified)
-	if [ -n "$D1" ] && [ -n "$I1" ] && [ -n "$LL" ]; then
-		say "SIMULATED cache view: valgrind cachegrind (D1 $D1, LL $LL from sysfs), matmul-novec 500x500"
-		echo "these are a simulator's counts, not hardware events (no TLB, no prefetcher, no timing)"
-		printf '%-20s %14s %14s %12s %10s\n' workload "instructions" "L1D loads" "L1D misses" "miss%"
-		for o in ijk ikj; do
-			valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file="$TMP/cg.$o" --D1="$D1" --I1="$I1" --LL="$LL" \
-				"$WL/matmul-novec" --order "$o" --size 500 >/dev/null 2>&1
-			awk -v o="$o" '/^events:/ { for (i=2;i<=NF;i++) col[$i]=i-1 }
-				/^summary:/ { ir=$(col["Ir"]+1); dr=$(col["Dr"]+1); m=$(col["D1mr"]+1);
-					name = (o=="ijk") ? "naive-novec" : "interchange-novec";
-					printf "%-20s %14d %14d %12d %9.2f%%\n", name, ir, dr, m, 100*m/dr }' "$TMP/cg.$o"
-		done
-	fi
+	say "SIMULATED cache view: pmc stat --sim (valgrind cachegrind, geometry from sysfs), matmul-novec 500x500"
+	echo "these are a simulator's counts, not hardware events (no TLB, no prefetcher, no timing)"
+	printf '%-20s %14s %14s %12s %10s\n' workload "instructions" "L1D loads" "L1D misses" "miss%"
+	for o in ijk ikj; do
+		name=naive-novec
+		[ "$o" = ikj ] && name=interchange-novec
+		"$PMC" stat --sim -x, -e instructions,L1-dcache-loads,L1-dcache-load-misses \
+			-- "$WL/matmul-novec" --order "$o" --size 500 2>&1 >/dev/null |
+			awk -F, -v name="$name" '/^#/ { next } $3=="instructions" { ir=$1 } $3=="L1-dcache-loads" { dr=$1 }
+				$3=="L1-dcache-load-misses" { m=$1 }
+				END { if (dr > 0) printf "%-20s %14d %14d %12d %9.2f%%  (SIMULATED)\n", name, ir, dr, m, 100*m/dr }'
+	done
 fi
 
 # --- the memory hierarchy probe ------------------------------------------------------------

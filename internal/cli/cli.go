@@ -20,6 +20,7 @@ var commands = []func(*env) *cobra.Command{
 	newVersionCmd,
 	newRecordCmd,
 	newCompareCmd,
+	newDoctorCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/testenv"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // cliModeEnv makes the test binary behave as the pmc command itself, so tests can run pmc as
@@ -14,9 +15,18 @@ import (
 // needs nothing: package launch's init handles that before TestMain runs.
 const cliModeEnv = "PMC_CLI_TEST_AS_PMC"
 
+// seccompDenyEnv makes pmc (in cliModeEnv) run under a seccomp filter refusing perf_event_open.
+const seccompDenyEnv = "PMC_CLI_TEST_SECCOMP_DENY"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(cliModeEnv) == "1" {
 		os.Unsetenv(cliModeEnv)
+		if os.Getenv(seccompDenyEnv) == "1" { // as in a container whose profile refuses perf
+			if err := unix.DenyPerfEventOpen(unix.EPERM); err != nil {
+				os.Stderr.WriteString("seccomp: " + err.Error() + "\n")
+				os.Exit(99)
+			}
+		}
 		os.Exit(Run(os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -11,8 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/doctor"
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/outfile"
+	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -152,6 +155,12 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		return err
 	}
+	if hint := memNoPMUHint(m, c); hint != "" {
+		res.Notes = append(res.Notes, hint)
+		if !f.json {
+			fmt.Fprintf(e.stderr, "pmc mem: %s\n", hint)
+		}
+	}
 	if f.json {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -171,4 +180,19 @@ func runMem(e *env, f *memFlags) error {
 		_, err = e.stdout.Write(out.Bytes())
 	}
 	return err
+}
+
+// memNoPMUHint names, once, why the hardware events of -e cannot be counted here and where
+// the fix is ("" when there is a PMU or no hardware event was asked for).
+func memNoPMUHint(m *host.Machine, c mem.Config) string {
+	if m.Core != nil {
+		return ""
+	}
+	for _, ev := range c.Events {
+		switch ev.Attr.Type {
+		case perfevent.TypeHardware, perfevent.TypeHWCache, perfevent.TypeRaw:
+			return "hardware events are <not supported> here: " + doctor.NoPMUCause(m, platform()) + "; `pmc doctor` says how to fix it"
+		}
+	}
+	return ""
 }

@@ -50,6 +50,8 @@ type statFlags struct {
 	null          bool                   // -n: no counters, the elapsed time only
 	pre, post     string                 // shell commands run before and after each run
 	table         bool                   // --table: every run\'s time and the spread of every count
+	sim           string                 // --sim: the simulator ("cachegrind")
+	simCache      string                 // --sim-cache: cache geometry overrides
 	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
 	changed       func(name string) bool // whether a flag was given (even with an empty value)
 }
@@ -138,6 +140,9 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.StringVar(&f.post, "post", "", "shell command run after each run (a failure stops pmc)")
 	fl.StringVar(&f.fake, "fake", "", "use the deterministic fake backend scripted by FILE (tests)")
 	fl.MarkHidden("fake")
+	fl.StringVar(&f.sim, "sim", "", "SIMULATE instead of counting: run the command under valgrind's cachegrind (--sim or --sim=cachegrind); every output is labelled SIMULATED")
+	fl.Lookup("sim").NoOptDefVal = "cachegrind"
+	fl.StringVar(&f.simCache, "sim-cache", "", "with --sim: cache geometry instead of sysfs's, e.g. 'D1=8192,4,64;LL=1048576,16,64' (size,ways,line)")
 	f.metric.register(fl)
 	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		if name == "json-output" {
@@ -257,10 +262,13 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 // facts of --fake-machine FILE or none, so that their output is the same on every host.
 func statMachines(f *statFlags) (facts, on *host.Machine, err error) {
 	on = machine()
-	if f.fake != "" || f.metric.fakeMachine != "" {
+	if f.fake != "" || f.metric.fakeMachine != "" || f.sim != "" {
 		on = host.Empty() // not this machine's sysfs: the recorded or scripted one has none
 	}
 	facts = on
+	if f.sim != "" && f.fake == "" {
+		facts = machine() // the simulated CPU is this one (its caches, its metrics)
+	}
 	if f.metric.fakeMachine != "" {
 		data, err := readInput(f.metric.fakeMachine, nil, limitFacts, "--fake-machine")
 		if err != nil {
@@ -305,6 +313,12 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err := onlineOnly(req, on); err != nil {
 		return usageErr(err)
 	}
+	if f.sim != "" && len(f.events) == 0 && len(plan.names) == 0 {
+		f.events = []string{simDefaultEvents}
+	}
+	if f.simCache != "" && f.sim == "" {
+		return usageErr(fmt.Errorf("--sim-cache needs --sim"))
+	}
 	spec, err := chooseEvents(f, req.Mode, plan)
 	if err != nil {
 		return usageErr(err)
@@ -340,6 +354,16 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			return usageErr(err)
 		}
 		backend = stat.Fake{Spec: spec}
+	}
+	if f.sim != "" {
+		if f.fake != "" {
+			return usageErr(errors.New("--sim and --fake are different backends: choose one"))
+		}
+		b, err := simBackend(f)
+		if err != nil {
+			return usageErr(err)
+		}
+		backend = b
 	}
 	if ctx == nil {
 		ctx = context.Background()

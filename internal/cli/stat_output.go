@@ -10,6 +10,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/result"
 
+	"github.com/pmc-tools/pmc/internal/doctor"
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/perfevent"
@@ -200,9 +201,9 @@ func noPMUHint(res *result.Stat) string {
 	if hw == 0 || unsupported < hw || machine().Core != nil {
 		return ""
 	}
-	return "hardware events are <not supported> here: this machine exposes no hardware PMU " +
-		"(no cpu PMU in /sys/bus/event_source/devices, common in VMs); software events work: " +
-		"-e task-clock,page-faults,context-switches,cpu-migrations"
+	return "hardware events are <not supported> here: this machine exposes no hardware PMU (" +
+		doctor.NoPMUCause(machine(), platform()) + "; `pmc doctor` says how to fix it); software events work: " +
+		"-e task-clock,page-faults,context-switches,cpu-migrations, and pmc stat --sim simulates caches and branches"
 }
 
 // exitStatusFor maps a measurement failure to pmc's exit status: 127/126 for a command that

@@ -1,6 +1,9 @@
 package result
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // SchemaVersion names the JSON schema of Stat (docs/json-schema.md). Bump the suffix on any
 // incompatible change; adding fields is compatible.
@@ -169,7 +172,7 @@ type Stat struct {
 	Completed int      `json:"runs_completed"`     // the runs measured (fewer when interrupted)
 	// Interrupted: the user stopped the measurement (Ctrl-C) before the runs asked for.
 	Interrupted bool       `json:"interrupted,omitempty"`
-	Backend     string     `json:"backend"` // "perf_event" or "fake"
+	Backend     string     `json:"backend"` // "perf_event", "fake" or "simulated-cachegrind"
 	Runs        []Run      `json:"runs"`
 	Summary     []Summary  `json:"summary"`
 	Intervals   []Interval `json:"intervals,omitempty"`
@@ -199,6 +202,16 @@ type Machine struct {
 	Kernel string `json:"kernel,omitempty"` // as uname -srvm prints it
 	CPUs   int    `json:"cpus,omitempty"`   // online processors
 }
+
+// SimulatedPrefix starts the Backend of counts a simulator made (pmc stat --sim): every
+// writer labels them SIMULATED.
+const SimulatedPrefix = "simulated-"
+
+// Simulated reports whether the counts come from a simulator, not from counters.
+func (r *Stat) Simulated() bool { return strings.HasPrefix(r.Backend, SimulatedPrefix) }
+
+// Simulator names the simulator of simulated counts ("cachegrind").
+func (r *Stat) Simulator() string { return strings.TrimPrefix(r.Backend, SimulatedPrefix) }
 
 // RunsDone is the number of runs measured: Completed, or the runs listed in a file written
 // before that field existed.

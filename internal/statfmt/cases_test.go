@@ -364,3 +364,18 @@ func caseMetricsFlagged() *result.Stat {
 	}
 	return r
 }
+
+// caseSimulated is pmc stat --sim: cachegrind's counts of the naive matmul (size 200, D1
+// 8 KiB 4-way), cycles not simulated. Every format must say SIMULATED.
+func caseSimulated() *result.Stat {
+	const ns = 1_512_000_000
+	return finish(&result.Stat{Command: []string{"./matmul-novec", "--order", "ijk", "--size", "200"}, Mode: "launch",
+		Scaled: true, Backend: "simulated-cachegrind",
+		Runs: []result.Run{{ElapsedSec: 1.512, UserSec: 1.45, SysSec: 0.05, Counts: []result.Count{
+			unsupported("cycles", 0, encCycles),
+			hw("instructions", 1, encInsns, 57284291, ns, ns),
+			hw("L1-dcache-loads", 2, result.Encoding{Type: 3, Config: 0}, 16087321, ns, ns),
+			hw("L1-dcache-load-misses", 3, result.Encoding{Type: 3, Config: 0x10000}, 8542595, ns, ns),
+		}}},
+		Notes: []string{"SIMULATED: the counts come from valgrind's cachegrind simulating caches D1 8192,4,64 (size,ways,line), not from hardware counters"}})
+}

@@ -42,6 +42,9 @@ func CSV(w io.Writer, r *result.Stat, opt CSVOptions) error {
 	if err != nil {
 		return err
 	}
+	if r.Simulated() {
+		c.b.WriteString(SimulatedLine(r))
+	}
 	if len(r.Intervals) > 0 {
 		for i, iv := range r.Intervals {
 			c.interval(iv, i == 0)
@@ -160,8 +163,22 @@ func (c *csvWriter) countRecord(time string, r row, repeated bool) []string {
 		raw, scaled = strconv.FormatFloat(r.raw, 'f', -1, 64), strconv.FormatFloat(r.scaled, 'f', -1, 64)
 	}
 	f = append(f, raw, scaled, strconv.FormatUint(r.enabled, 10), strconv.FormatUint(r.running, 10),
-		strconv.Itoa(r.group), strconv.Itoa(r.cpu), string(r.status))
+		strconv.Itoa(r.group), strconv.Itoa(r.cpu), csvStatus(r))
 	return append(f, c.metricExtra(m)...)
+}
+
+// csvStatus is the status column: "simulated" for a simulator's count.
+func csvStatus(r row) string {
+	if r.simulated && r.status == result.Counted {
+		return "simulated"
+	}
+	return string(r.status)
+}
+
+// SimulatedLine is the comment line that starts CSV output of simulated counts (perf's CSV
+// readers skip "#" lines, as they skip perf's "# started on").
+func SimulatedLine(r *result.Stat) string {
+	return "# SIMULATED by " + r.Simulator() + ": these are not hardware counts\n"
 }
 
 // metricRecord is a record for a second metric of an event, or a metric without a row:

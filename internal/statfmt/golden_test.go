@@ -3,6 +3,7 @@ package statfmt
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/golden"
@@ -20,6 +21,7 @@ var goldenCases = []struct {
 	{"interval", caseInterval},
 	{"percpu", casePerCPU},
 	{"metrics-flagged", caseMetricsFlagged},
+	{"simulated", caseSimulated},
 }
 
 // renderText prints r as pmc stat will: a Result with intervals is streamed one interval
@@ -87,4 +89,27 @@ func TestGolden(t *testing.T) {
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	golden.Check(t, filepath.Join("testdata", name), got)
+}
+
+// TestSimulatedLabel: simulated counts say so in every format, and counted ones do not.
+func TestSimulatedLabel(t *testing.T) {
+	sim, real := caseSimulated(), caseDefault()
+	for name, render := range map[string]func(*result.Stat) []byte{
+		"text":     func(r *result.Stat) []byte { return renderText(t, r, TextOptions{}) },
+		"json":     func(r *result.Stat) []byte { return renderJSON(t, r) },
+		"csv":      func(r *result.Stat) []byte { return renderCSV(t, r, CSVOptions{Sep: ',', Header: true}) },
+		"perf-csv": func(r *result.Stat) []byte { return renderCSV(t, r, CSVOptions{Sep: ','}) },
+	} {
+		got, other := string(render(sim)), string(render(real))
+		if !strings.Contains(strings.ToUpper(got), "SIMULATED") {
+			t.Errorf("%s: no SIMULATED label:\n%s", name, got)
+		}
+		if strings.Contains(strings.ToUpper(other), "SIMULATED") {
+			t.Errorf("%s: counted result labelled simulated:\n%s", name, other)
+		}
+	}
+	text := string(renderText(t, sim, TextOptions{}))
+	if n := strings.Count(text, "(SIMULATED)"); n != 3 {
+		t.Errorf("%d rows labelled (SIMULATED), want the 3 counted:\n%s", n, text)
+	}
 }

@@ -7,20 +7,21 @@ import (
 // row is one printed event line, built from a Summary (the end of a run) or a Count (an
 // interval), so text and CSV format the same numbers.
 type row struct {
-	event   string
-	unit    string
-	scale   float64 // converts counts to unit (result.ToUnit)
-	group   int
-	cpu     int
-	status  result.Status
-	value   float64 // what the value column shows: scaled or raw (--no-scale), in unit
-	raw     float64 // mean raw count over runs
-	scaled  float64 // mean scaled count over runs (ns for clocks)
-	enabled uint64  // total over runs
-	running uint64  // total over runs
-	runTime uint64  // perf's running-time column: time_running per run
-	varPct  float64 // perf's "+- x%", 0 without repeats
-	metrics []result.Metric
+	simulated bool // a simulator's count (pmc stat --sim): labelled SIMULATED
+	event     string
+	unit      string
+	scale     float64 // converts counts to unit (result.ToUnit)
+	group     int
+	cpu       int
+	status    result.Status
+	value     float64 // what the value column shows: scaled or raw (--no-scale), in unit
+	raw       float64 // mean raw count over runs
+	scaled    float64 // mean scaled count over runs (ns for clocks)
+	enabled   uint64  // total over runs
+	running   uint64  // total over runs
+	runTime   uint64  // perf's running-time column: time_running per run
+	varPct    float64 // perf's "+- x%", 0 without repeats
+	metrics   []result.Metric
 }
 
 // hasValue reports whether the row carries a measured value.
@@ -65,6 +66,7 @@ func summaryRows(res *result.Stat, merged bool) []row {
 			r.value = r.raw
 		}
 		r.value = result.ToUnit(r.value, r.unit, r.scale)
+		r.simulated = res.Simulated()
 		rows = append(rows, r)
 	}
 	return rows
@@ -82,6 +84,7 @@ func countRows(res *result.Stat, counts []result.Count) []row {
 			r.value = r.raw
 		}
 		r.value = result.ToUnit(r.value, r.unit, r.scale)
+		r.simulated = res.Simulated()
 		rows = append(rows, r)
 	}
 	return rows

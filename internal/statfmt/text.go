@@ -131,6 +131,9 @@ func Title(r *result.Stat) string {
 		target = "'" + strings.Join(r.Command, " ") + "'"
 	}
 	title := "Performance counter stats for " + target
+	if r.Simulated() {
+		title = "SIMULATED counts (" + r.Simulator() + ", not hardware counters) for " + target
+	}
 	switch n := repeats(r); {
 	case r.Interrupted && r.Repeat > n:
 		title += fmt.Sprintf(" (%d of %d runs: interrupted)", n, r.Repeat)
@@ -196,6 +199,9 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 	}
 	if r.multiplexed() {
 		fmt.Fprintf(b, "  (%.2f%%)", r.pct())
+	}
+	if r.simulated && r.hasValue() {
+		b.WriteString("  (SIMULATED)")
 	}
 	b.WriteByte('\n')
 	writeNotes(b, prefix, notes)

@@ -90,7 +90,11 @@ func Write(w io.Writer, r Report) error {
 		}
 		field("Runs", text)
 	}
-	field("Counted by", res.Backend)
+	if res.Simulated() {
+		field("Counted by", "SIMULATED by "+res.Simulator()+" (valgrind): every count below is simulated, not read from hardware counters")
+	} else {
+		field("Counted by", res.Backend)
+	}
 	if r.Planned != "" {
 		field("Events planned", r.Planned)
 	}
@@ -176,6 +180,9 @@ func exitText(res *result.Stat, notes *noteList) string {
 // writeEvents is the table of counts.
 func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, notes *noteList) {
 	b.WriteString("\nPerformance events\n")
+	if res.Simulated() {
+		b.WriteString("  SIMULATED by " + res.Simulator() + ": each count is the simulator's, marked (SIMULATED)\n")
+	}
 	b.WriteString("  raw     = the count as read from the counter\n")
 	b.WriteString("  scaled  = raw * time enabled / time running: the estimate for the whole run\n")
 	b.WriteString("  running = share of the enabled time the event was on a counter\n")
@@ -211,6 +218,9 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 			notes.add(fmt.Sprintf("%s was counted in groups %s, beside each ratio's other operand; its row combines them", eventLabel(s), joinInts(s.Groups)))
 		}
 		line := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", group, width, eventLabel(s), raw, scaled, running)
+		if res.Simulated() && s.Status == result.Counted {
+			line += "  (SIMULATED)"
+		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	var named []string

@@ -1,0 +1,99 @@
+package doctor
+
+import (
+	"errors"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
+)
+
+// Probes are the results of perf_event_open attempts on this process: "" when the event
+// opened, else the errno's name ("ENOENT", "EACCES", "ENOSYS"...). Tests record them as JSON.
+type Probes struct {
+	Software string            `json:"software"` // cpu-clock
+	Hardware string            `json:"hardware"` // instructions, user space only
+	Generic  map[string]string `json:"generic"`  // perf's generic hardware names, user space only
+	// Counters is the largest group of general events the kernel accepted (0: not measured);
+	// CycleCounter: cycles still fitted beside them (a dedicated or fixed cycle counter).
+	Counters     int  `json:"counters"`
+	CycleCounter bool `json:"cycle_counter"`
+}
+
+// genericNames are the generic hardware events pmc doctor tries, in perf's order.
+var genericNames = []struct {
+	name   string
+	config uint64
+}{
+	{"cycles", perfevent.HWCPUCycles},
+	{"instructions", perfevent.HWInstructions},
+	{"cache-references", perfevent.HWCacheReferences},
+	{"cache-misses", perfevent.HWCacheMisses},
+	{"branches", perfevent.HWBranchInstructions},
+	{"branch-misses", perfevent.HWBranchMisses},
+}
+
+// maxProbeGroup bounds the counter measurement (no PMU has more general counters).
+const maxProbeGroup = 32
+
+// ProbeKernel opens (and closes at once) a few counters on this process.
+func ProbeKernel() Probes {
+	var p Probes
+	p.Software = tryOpen(perfevent.Attr{Type: perfevent.TypeSoftware, Config: perfevent.SWCPUClock, Disabled: true})
+	hw := func(config uint64) perfevent.Attr {
+		return perfevent.Attr{Type: perfevent.TypeHardware, Config: config, Disabled: true, ExcludeKernel: true, ExcludeHV: true}
+	}
+	p.Hardware = tryOpen(hw(perfevent.HWInstructions))
+	p.Generic = map[string]string{}
+	for _, g := range genericNames {
+		p.Generic[g.name] = tryOpen(hw(g.config))
+	}
+	if p.Hardware != "" {
+		return p
+	}
+	// Fill a group with a general event until the kernel refuses it, then try cycles beside.
+	filler := hw(perfevent.HWBranchInstructions)
+	if p.Generic["branches"] != "" {
+		filler = hw(perfevent.HWInstructions)
+	}
+	var group []*perfevent.Counter
+	defer func() {
+		for i := len(group) - 1; i >= 0; i-- {
+			group[i].Close()
+		}
+	}()
+	for len(group) < maxProbeGroup {
+		var leader *perfevent.Counter
+		if len(group) > 0 {
+			leader = group[0]
+		}
+		c, err := perfevent.Open("probe", filler, 0, -1, leader)
+		if err != nil {
+			break
+		}
+		group = append(group, c)
+	}
+	p.Counters = len(group)
+	if len(group) > 0 && p.Generic["cycles"] == "" {
+		if c, err := perfevent.Open("cycles", hw(perfevent.HWCPUCycles), 0, -1, group[0]); err == nil {
+			p.CycleCounter = true
+			c.Close()
+		}
+	}
+	return p
+}
+
+func tryOpen(a perfevent.Attr) string {
+	c, err := perfevent.Open("probe", a, 0, -1, nil)
+	if err == nil {
+		c.Close()
+		return ""
+	}
+	var oe *perfevent.OpenError
+	if errors.As(err, &oe) {
+		if n := unix.ErrnoName(oe.Errno); n != "" {
+			return n
+		}
+		return oe.Errno.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,230 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/stat"
+)
+
+// BackendName is the result's backend: every writer labels such counts SIMULATED.
+const BackendName = result.SimulatedPrefix + "cachegrind"
+
+// Cache is one simulated cache level: cachegrind's --I1/--D1/--LL=size,assoc,line.
+type Cache struct{ Size, Assoc, Line int }
+
+func (c Cache) String() string { return fmt.Sprintf("%d,%d,%d", c.Size, c.Assoc, c.Line) }
+
+// Geometry is the simulated hierarchy; a zero Cache leaves cachegrind's own choice.
+type Geometry struct{ I1, D1, LL Cache }
+
+// ParseGeometry reads "D1=8192,4,64;LL=1048576,16,64" (any of I1, D1, LL) over g.
+func ParseGeometry(spec string, g Geometry) (Geometry, error) {
+	for _, part := range strings.Split(spec, ";") {
+		if part = strings.TrimSpace(part); part == "" {
+			continue
+		}
+		name, val, ok := strings.Cut(part, "=")
+		f := strings.Split(val, ",")
+		var c Cache
+		var errs []error
+		if ok && len(f) == 3 {
+			for i, p := range []*int{&c.Size, &c.Assoc, &c.Line} {
+				n, err := strconv.Atoi(strings.TrimSpace(f[i]))
+				*p, errs = n, append(errs, err)
+				if err == nil && n <= 0 {
+					errs = append(errs, errors.New("not positive"))
+				}
+			}
+		}
+		if !ok || len(f) != 3 || errors.Join(errs...) != nil {
+			return g, fmt.Errorf("--sim-cache %q: give LEVEL=SIZE,WAYS,LINE with LEVEL I1, D1 or LL, e.g. D1=32768,8,64", part)
+		}
+		switch strings.ToUpper(strings.TrimSpace(name)) {
+		case "I1":
+			g.I1 = c
+		case "D1":
+			g.D1 = c
+		case "LL":
+			g.LL = c
+		default:
+			return g, fmt.Errorf("--sim-cache %q: the level is I1, D1 or LL", part)
+		}
+	}
+	return g, nil
+}
+
+// Cachegrind is the simulated Backend.
+type Cachegrind struct {
+	Geometry Geometry
+	Valgrind string // path; "" finds valgrind on PATH
+}
+
+// ErrNoValgrind: valgrind is not installed.
+var ErrNoValgrind = errors.New("--sim needs valgrind on PATH: install it (apt-get install valgrind, dnf install valgrind)")
+
+func (Cachegrind) Name() string { return BackendName }
+
+// Args is valgrind's command line for out and the workload cmd.
+func (c Cachegrind) Args(out string, cmd []string) []string {
+	args := []string{"--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", "-q", "--cachegrind-out-file=" + out,
+		"--log-file=" + filepath.Join(filepath.Dir(out), "valgrind.log")}
+	for _, l := range []struct {
+		flag string
+		c    Cache
+	}{{"--I1=", c.Geometry.I1}, {"--D1=", c.Geometry.D1}, {"--LL=", c.Geometry.LL}} {
+		if l.c.Size > 0 {
+			args = append(args, l.flag+l.c.String())
+		}
+	}
+	return append(append(args, "--"), cmd...)
+}
+
+func (c Cachegrind) Begin(ctx context.Context, req *stat.Request, run int) (stat.Session, error) {
+	if req.Mode != stat.Launch {
+		return nil, errors.New("--sim simulates a command it runs: -p and -a/-C cannot be simulated")
+	}
+	if req.Interval > 0 {
+		return nil, errors.New("--sim gives totals at the end of the run: -I is not available")
+	}
+	vg := c.Valgrind
+	if vg == "" {
+		p, err := exec.LookPath("valgrind")
+		if err != nil {
+			return nil, ErrNoValgrind
+		}
+		vg = p
+	}
+	dir, err := os.MkdirTemp("", "pmc-sim-")
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, "cachegrind.out")
+	cmd := exec.CommandContext(ctx, vg, c.Args(out, req.Command)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Stdin, req.Stdout, req.Stderr
+	return &session{req: req, cmd: cmd, dir: dir, out: out, done: make(chan struct{})}, nil
+}
+
+type session struct {
+	req     *stat.Request
+	cmd     *exec.Cmd
+	dir     string
+	out     string
+	done    chan struct{}
+	start   time.Time
+	elapsed time.Duration
+	waitErr error
+}
+
+func (s *session) Start() error {
+	s.start = time.Now()
+	if err := s.cmd.Start(); err != nil {
+		close(s.done)
+		return fmt.Errorf("--sim: starting valgrind: %w", err)
+	}
+	go func() {
+		s.waitErr = s.cmd.Wait()
+		s.elapsed = time.Since(s.start)
+		close(s.done)
+	}()
+	return nil
+}
+
+func (s *session) Ticks() <-chan time.Duration { return nil }
+func (s *session) Done() <-chan struct{}       { return s.done }
+func (s *session) Notes() []string {
+	return []string{"SIMULATED: the counts come from valgrind's cachegrind simulating " + s.describe() + ", not from hardware counters"}
+}
+
+func (s *session) describe() string {
+	var parts []string
+	for _, a := range s.cmd.Args[1:] {
+		for _, p := range []string{"--I1=", "--D1=", "--LL="} {
+			if v, ok := strings.CutPrefix(a, p); ok {
+				parts = append(parts, p[2:4]+" "+v)
+			}
+		}
+	}
+	if len(parts) == 0 {
+		return "the caches it detected"
+	}
+	return "caches " + strings.Join(parts, ", ") + " (size,ways,line)"
+}
+
+func (s *session) Outcome() (stat.Outcome, error) {
+	o := stat.Outcome{Elapsed: s.elapsed}
+	if ps := s.cmd.ProcessState; ps != nil {
+		o.User, o.Sys = ps.UserTime(), ps.SystemTime()
+		o.ExitStatus = ps.ExitCode()
+		if o.ExitStatus < 0 {
+			o.Signal = strings.TrimPrefix(ps.String(), "signal: ")
+			o.ExitStatus = 128 + 9
+		}
+	}
+	if s.waitErr != nil && s.cmd.ProcessState == nil {
+		return o, s.waitErr
+	}
+	return o, nil
+}
+
+func (s *session) Close() error {
+	select {
+	case <-s.done:
+	default:
+		if s.cmd.Process != nil {
+			s.cmd.Process.Kill()
+			<-s.done
+		}
+	}
+	return os.RemoveAll(s.dir)
+}
+
+// Read returns the simulated totals once valgrind ended (zeros before).
+func (s *session) Read() ([]stat.Reading, error) {
+	var totals map[string]uint64
+	select {
+	case <-s.done:
+		data, err := os.ReadFile(s.out)
+		if err != nil {
+			msg := "did the command run?"
+			if log, lerr := os.ReadFile(filepath.Join(s.dir, "valgrind.log")); lerr == nil {
+				if lines := strings.Split(strings.TrimSpace(string(log)), "\n"); lines[len(lines)-1] != "" {
+					msg = "valgrind: " + strings.TrimLeft(lines[len(lines)-1], "=-0123456789 ")
+				}
+			}
+			return nil, fmt.Errorf("--sim: cachegrind wrote no results: %s", msg)
+		}
+		if totals, err = ParseOutput(data); err != nil {
+			return nil, fmt.Errorf("--sim: %w", err)
+		}
+	default:
+		totals = map[string]uint64{}
+	}
+	ns := uint64(s.elapsed.Nanoseconds())
+	out := make([]stat.Reading, 0, len(s.req.Events))
+	for i, ev := range s.req.Events {
+		names, reason := Counters(ev.Attr)
+		if reason != "" {
+			out = append(out, stat.Reading{Event: i, CPU: -1, Err: fmt.Errorf("%w: %s", ErrNotSimulated, reason)})
+			continue
+		}
+		var v uint64
+		for _, n := range names {
+			v += totals[n]
+		}
+		out = append(out, stat.Reading{Event: i, CPU: -1, Value: perfevent.Value{Raw: v, Enabled: ns, Running: ns}})
+	}
+	return out, nil
+}
+
+// ErrNotSimulated: cachegrind has no model of the event.
+var ErrNotSimulated = errors.New("not simulated")

@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"strings"
+	"testing"
+
+	pe "github.com/pmc-tools/pmc/internal/perfevent"
+)
+
+func TestCounters(t *testing.T) {
+	cache := func(c, op, res uint64) pe.Attr { return pe.Attr{Type: pe.TypeHWCache, Config: c | op<<8 | res<<16} }
+	for _, c := range []struct {
+		attr   pe.Attr
+		want   string // counters joined by +, or "" when not simulated
+		reason string
+	}{
+		{pe.Attr{Type: pe.TypeHardware, Config: pe.HWInstructions}, "Ir", ""},
+		{pe.Attr{Type: pe.TypeHardware, Config: pe.HWBranchMisses}, "Bcm+Bim", ""},
+		{pe.Attr{Type: pe.TypeHardware, Config: pe.HWCacheMisses}, "ILmr+DLmr+DLmw", ""},
+		{pe.Attr{Type: pe.TypeHardware, Config: pe.HWCPUCycles}, "", "no timing"},
+		{cache(pe.CacheL1D, pe.CacheOpRead, pe.CacheResultAccess), "Dr", ""},
+		{cache(pe.CacheL1D, pe.CacheOpRead, pe.CacheResultMiss), "D1mr", ""},
+		{cache(pe.CacheL1D, pe.CacheOpWrite, pe.CacheResultMiss), "D1mw", ""},
+		{cache(pe.CacheL1I, pe.CacheOpRead, pe.CacheResultMiss), "I1mr", ""},
+		{cache(pe.CacheLL, pe.CacheOpRead, pe.CacheResultMiss), "ILmr+DLmr", ""},
+		{cache(pe.CacheDTLB, pe.CacheOpRead, pe.CacheResultMiss), "", "no TLB"},
+		{cache(pe.CacheL1D, pe.CacheOpPrefetch, pe.CacheResultAccess), "", "no such cache operation"},
+		{pe.Attr{Type: pe.TypeSoftware, Config: pe.SWTaskClock}, "", "software event"},
+		{pe.Attr{Type: pe.TypeRaw, Config: 0x11}, "", "not raw"},
+	} {
+		got, reason := Counters(c.attr)
+		if strings.Join(got, "+") != c.want || (c.reason == "") != (reason == "") || !strings.Contains(reason, c.reason) {
+			t.Errorf("%+v: %v %q; want %s %q", c.attr, got, reason, c.want, c.reason)
+		}
+	}
+}
+
+func TestParseOutput(t *testing.T) {
+	out := "desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: ./a\nevents: Ir I1mr D1mr\nfl=x\n1 2 3 4\nsummary: 100 2 30\n"
+	m, err := ParseOutput([]byte(out))
+	if err != nil || m["Ir"] != 100 || m["I1mr"] != 2 || m["D1mr"] != 30 {
+		t.Errorf("%v %v", m, err)
+	}
+	for _, bad := range []string{"", "events: Ir Dr\nsummary: 1\n", "events: Ir\nsummary: -1\n"} {
+		if _, err := ParseOutput([]byte(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func FuzzParseOutput(f *testing.F) {
+	f.Add([]byte("events: Ir Dr\nsummary: 1 2\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := ParseOutput(b)
+		if err == nil && len(m) == 0 {
+			t.Errorf("no counts without an error")
+		}
+	})
+}
+
+func TestParseGeometry(t *testing.T) {
+	g, err := ParseGeometry("D1=8192,4,64; LL=1048576,16,64", Geometry{I1: Cache{32768, 8, 64}})
+	if err != nil || g.D1 != (Cache{8192, 4, 64}) || g.LL != (Cache{1048576, 16, 64}) || g.I1 != (Cache{32768, 8, 64}) {
+		t.Errorf("%+v %v", g, err)
+	}
+	for _, bad := range []string{"D1=8192,4", "L2=1,1,1", "D1=a,b,c", "D1=0,4,64"} {
+		if _, err := ParseGeometry(bad, Geometry{}); err == nil || !strings.Contains(err.Error(), "--sim-cache") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	args := Cachegrind{Geometry: g}.Args("/tmp/o", []string{"./a", "x"})
+	if j := strings.Join(args, " "); !strings.Contains(j, "--D1=8192,4,64 --LL=1048576,16,64 -- ./a x") || !strings.Contains(j, "--branch-sim=yes") {
+		t.Errorf("args %s", j)
+	}
+}
