@@ -23,7 +23,12 @@
  * "cache-misses", "branches" (branch-instructions), "branch-misses", "bus-cycles",
  * "stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles"; software "task-clock",
  * "cpu-clock", "page-faults" (faults), "minor-faults", "major-faults", "context-switches" (cs),
- * "cpu-migrations" (migrations), "alignment-faults", "emulation-faults". Modifiers: ":u" (user
+ * "cpu-migrations" (migrations), "alignment-faults", "emulation-faults"; perf's hardware cache
+ * events ("L1-dcache-load-misses", "LLC-loads", "dTLB-load-misses", "branch-loads"...); raw
+ * codes "rNNN" (hex, the CPU's own event numbers); and, with a table the CPU's names compiled
+ * in (`pmc list --cpu NAME --c-header > pmc_events.h`, then `#include "pmc_events.h"` and
+ * `#define PMC_EVENT_TABLE pmc_events` before pmc.h), the CPU's event names such as
+ * "L1D_CACHE_REFILL" (case ignored). Modifiers: ":u" (user
  * space only), ":k" (kernel only). Without a modifier the kernel is counted too, and when the
  * kernel refuses that (perf_event_paranoid >= 2 without privileges) the event is reopened
  * user-only, like perf stat does.
@@ -65,6 +70,13 @@
 #define PMC_H
 #define PMC_VERSION "0.2.0-dev"
 
+#if defined(PMC_IMPLEMENTATION) && !defined(_GNU_SOURCE) && !defined(_DEFAULT_SOURCE)
+/* syscall(2), gmtime_r, clock_gettime under -std=c11: effective when the implementing file
+ * includes pmc.h before other headers (else compile with -std=gnu11 or -D_DEFAULT_SOURCE). */
+#define _DEFAULT_SOURCE 1
+#endif
+
+
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -87,10 +99,11 @@ void pmc_close(void);
 #if defined(PMC_IMPLEMENTATION) && !defined(PMC_IMPLEMENTED)
 #define PMC_IMPLEMENTED
 /* ---- implementation ----------------------------------------------------------------------
- * Needs a GNU/Linux libc (syscall(2), -std=gnu11 or _GNU_SOURCE). */
+ * Needs a Linux libc with syscall(2); no -lm. Compiles as C11 (-std=c11 -pedantic when pmc.h is
+ * the implementing file's first include, else -std=gnu11 or -D_DEFAULT_SOURCE) and as C++. */
 #include <errno.h>
 #include <linux/perf_event.h>
-#include <math.h>
+#include <math.h> /* isnan, isinf: macros, no -lm */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,6 +196,98 @@ static void pmc__warn(const char *fmt, const char *a, const char *b)
 		fprintf(stderr, fmt, a, b);
 		fputc('\n', stderr);
 	}
+}
+
+/* pmc__sqrt: Newton's method, so that pmc.h needs no -lm; 0 for x <= 0. */
+static double pmc__sqrt(double x)
+{
+	if (!(x > 0))
+		return 0;
+	double r = x > 1 ? x : 1;
+	for (int i = 0; i < 200; i++) {
+		double next = (r + x / r) / 2;
+		if (next >= r)
+			break;
+		r = next;
+	}
+	return r;
+}
+
+#ifdef PMC_EVENT_TABLE
+/* pmc__ieq compares ASCII names ignoring case (strcasecmp is not in ISO C). */
+static int pmc__ieq(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		char x = *a >= 'A' && *a <= 'Z' ? (char)(*a - 'A' + 'a') : *a;
+		char y = *b >= 'A' && *b <= 'Z' ? (char)(*b - 'A' + 'a') : *b;
+		if (x != y)
+			return 0;
+	}
+	return *a == *b;
+}
+#endif
+
+/* pmc__cache parses perf's hardware cache names: L1-dcache, L1-icache, LLC, dTLB, iTLB,
+ * branch, node; then -load(s), -store(s), -prefetch(es) (or nothing: loads); then -misses
+ * (or nothing: accesses), e.g. L1-dcache-load-misses, dTLB-loads, LLC-misses. */
+static int pmc__cache(const char *name, uint64_t *config)
+{
+	static const char *const caches[] = {"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"};
+	static const char *const ops[][2] = {{"load", "loads"}, {"store", "stores"}, {"prefetch", "prefetches"}};
+	for (unsigned c = 0; c < sizeof caches / sizeof caches[0]; c++) {
+		size_t n = strlen(caches[c]);
+		if (strncmp(name, caches[c], n) != 0 || (name[n] != '-' && name[n] != '\0'))
+			continue;
+		const char *rest = name[n] ? name + n + 1 : name + n;
+		unsigned op = 0, result = 0; /* read access */
+		for (unsigned o = 0; o < 3; o++)
+			for (unsigned f = 0; f < 2; f++) {
+				size_t k = strlen(ops[o][f]);
+				if (strncmp(rest, ops[o][f], k) == 0 && (rest[k] == '-' || rest[k] == '\0')) {
+					op = o;
+					rest += rest[k] ? k + 1 : k;
+					o = 3;
+					break;
+				}
+			}
+		if (strcmp(rest, "misses") == 0 || strcmp(rest, "miss") == 0)
+			result = 1;
+		else if (*rest != '\0' && strcmp(rest, "refs") != 0 && strcmp(rest, "accesses") != 0)
+			return 0;
+		*config = (uint64_t)c | (uint64_t)op << 8 | (uint64_t)result << 16;
+		return 1;
+	}
+	return 0;
+}
+
+/* pmc__lookup resolves a name (without modifier) to a perf_event_attr type and config:
+ * generic, hardware cache, raw rNNN, then PMC_EVENT_TABLE. 0 when unknown. */
+static int pmc__lookup(const char *name, uint32_t *type, uint64_t *config)
+{
+	for (size_t i = 0; i < sizeof pmc__defs / sizeof pmc__defs[0]; i++)
+		if (strcmp(pmc__defs[i].name, name) == 0) {
+			*type = pmc__defs[i].type;
+			*config = pmc__defs[i].config;
+			return 1;
+		}
+	if (pmc__cache(name, config)) {
+		*type = PERF_TYPE_HW_CACHE;
+		return 1;
+	}
+	if (name[0] == 'r' && name[1] != '\0' && strlen(name) <= 17 && strspn(name + 1, "0123456789abcdefABCDEF") == strlen(name + 1)) {
+		*type = PERF_TYPE_RAW;
+		*config = strtoull(name + 1, NULL, 16);
+		return 1;
+	}
+#ifdef PMC_EVENT_TABLE
+	for (size_t i = 0; i < sizeof PMC_EVENT_TABLE / sizeof PMC_EVENT_TABLE[0]; i++)
+		if (pmc__ieq(PMC_EVENT_TABLE[i].name, name)) {
+			*type = PERF_TYPE_RAW;
+			*config = PMC_EVENT_TABLE[i].config;
+			return 1;
+		}
+#endif
+	return 0;
 }
 
 static double pmc__since(const struct timespec *t0, const struct timespec *t1)
@@ -326,25 +431,24 @@ static int pmc__add(const char *spec, size_t len, int user_read)
 			return -1;
 		}
 	}
-	const struct pmc__def *d = NULL;
-	for (size_t i = 0; i < sizeof pmc__defs / sizeof pmc__defs[0]; i++)
-		if (strcmp(pmc__defs[i].name, name) == 0)
-			d = &pmc__defs[i];
-	if (d == NULL) {
+	uint32_t type;
+	uint64_t config;
+	if (!pmc__lookup(name, &type, &config)) {
 		fprintf(stderr, "pmc: unknown event %s: use a generic name such as instructions, cycles, "
-				"task-clock, page-faults\n", name);
+				"task-clock, page-faults, a cache event such as L1-dcache-load-misses, a raw rNN, "
+				"or a name of PMC_EVENT_TABLE\n", name);
 		return -1;
 	}
 	struct pmc__ev *e = &pmc__s.ev[pmc__s.nev++];
 	memset(e, 0, sizeof *e);
 	memcpy(e->name, spec, len);
 	e->name[len] = '\0';
-	e->type = d->type;
-	e->config = d->config;
-	e->msec = d->type == PERF_TYPE_SOFTWARE &&
-		  (d->config == PERF_COUNT_SW_TASK_CLOCK || d->config == PERF_COUNT_SW_CPU_CLOCK);
+	e->type = type;
+	e->config = config;
+	e->msec = type == PERF_TYPE_SOFTWARE &&
+		  (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
 #if defined(__aarch64__)
-	if (user_read && d->type == PERF_TYPE_HARDWARE)
+	if (user_read && (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_RAW))
 		e->config1 = 2; /* armv8_pmuv3 format "rdpmc": config1:1 */
 #endif
 	struct perf_event_attr a;
@@ -369,10 +473,10 @@ static int pmc__add(const char *spec, size_t len, int user_read)
 			strerror(e->err), e->err);
 		return 0;
 	}
-	if (user_read && e->type == PERF_TYPE_HARDWARE) {
+	if (user_read && (e->type == PERF_TYPE_HARDWARE || e->type == PERF_TYPE_RAW || e->type == PERF_TYPE_HW_CACHE)) {
 		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, e->fd, 0);
 		if (p != MAP_FAILED)
-			e->page = p;
+			e->page = (struct perf_event_mmap_page *)p;
 	}
 	return 1;
 }
@@ -664,7 +768,7 @@ static void pmc__summary(FILE *f, int j)
 	}
 	double mean = n ? sum / n : 0, sd = 0;
 	if (n > 1)
-		sd = sqrt(fmax(0, (sumsq - n * mean * mean) / (n - 1)));
+		sd = pmc__sqrt((sumsq - n * mean * mean) / (n - 1));
 	const char *status = e->fd < 0 ? "not-supported" : (n > 0 ? "counted" : "not-counted");
 	fprintf(f, "{\"event\":");
 	pmc__jstr(f, e->name);
@@ -678,7 +782,7 @@ static void pmc__summary(FILE *f, int j)
 	fprintf(f, ",\"stddev\":");
 	pmc__jnum(f, sd);
 	fprintf(f, ",\"variation_pct\":");
-	pmc__jnum(f, n > 1 && mean != 0 ? sd / sqrt((double)n) / mean * 100 : 0);
+	pmc__jnum(f, n > 1 && mean != 0 ? sd / pmc__sqrt((double)n) / mean * 100 : 0);
 	fprintf(f, ",\"min\":");
 	pmc__jnum(f, mn);
 	fprintf(f, ",\"max\":");

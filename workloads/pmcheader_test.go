@@ -20,7 +20,7 @@ func TestPMCHeaderMisuse(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "pmcmisuse")
 	out, err := exec.Command("cc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-I../include",
-		"-o", exe, "testdata/pmcmisuse.c", "-lm").CombinedOutput()
+		"-o", exe, "testdata/pmcmisuse.c").CombinedOutput()
 	if err != nil {
 		t.Fatalf("compiling with pmc.h: %v\n%s", err, out)
 	}

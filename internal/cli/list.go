@@ -50,6 +50,7 @@ type listing struct {
 
 type listFlags struct {
 	long, json bool
+	cHeader    bool
 	cpu        string
 	eventFile  string
 }
@@ -78,6 +79,7 @@ sw, hw, cache, pmu, tracepoint, table.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.long, "long", false, "print descriptions and caveats")
 	fl.BoolVar(&f.json, "json", false, "print JSON (schema pmc.list/v1)")
+	fl.BoolVar(&f.cHeader, "c-header", false, "print the CPU's event table as a C array for include/pmc.h (PMC_EVENT_TABLE)")
 	fl.StringVar(&f.cpu, "cpu", "", "use this CPU's table instead of the detected one (pmc list --cpu help lists them)")
 	fl.StringVar(&f.eventFile, "event-file", "", "also read events from a pmu-events or Intel perfmon JSON file or directory")
 	return cmd
@@ -121,6 +123,12 @@ func runList(w io.Writer, f *listFlags, pattern string) error {
 	m, err := listMachine(f.cpu)
 	if err != nil {
 		return err
+	}
+	if f.cHeader {
+		if m.Table == nil {
+			return fmt.Errorf("no event table for this CPU (%s): name one with --cpu", m.CPUString())
+		}
+		return writeCHeader(w, m.Table)
 	}
 	var extra *catalog.Table
 	if f.eventFile != "" {

@@ -91,6 +91,7 @@ func showOne(w io.Writer, saved savedResult, f *showFlags) error {
 	}
 	saved.Sanitize()
 	results := []*result.Stat{&saved.Stat}
+	var regions []string // the region of each result, for CSV
 	if len(saved.Regions) > 0 {
 		results = results[:0]
 		for _, reg := range saved.Regions {
@@ -102,9 +103,10 @@ func showOne(w io.Writer, saved savedResult, f *showFlags) error {
 			r.Runs = []result.Run{saved.Runs[reg.Run]}
 			r.Repeat, r.Completed, r.Summary, r.Intervals, r.Metrics = 1, 1, nil, nil, nil
 			results = append(results, &r)
+			regions = append(regions, result.Printable(reg.Name))
 		}
 	}
-	for _, r := range results {
+	for i, r := range results {
 		if len(r.Summary) == 0 {
 			result.Summarize(r)
 		}
@@ -117,7 +119,11 @@ func showOne(w io.Writer, saved savedResult, f *showFlags) error {
 			if f.sep != "" {
 				sep = []rune(f.sep)[0]
 			}
-			err = statfmt.CSV(w, r, statfmt.CSVOptions{Sep: sep, Header: f.csv})
+			opt := statfmt.CSVOptions{Sep: sep, Header: f.csv, NoHeader: i > 0}
+			if regions != nil {
+				opt.Region = &regions[i] // one CSV, a region column: rows keep their region
+			}
+			err = statfmt.CSV(w, r, opt)
 		default:
 			err = statfmt.Text(w, r, statfmt.TextOptions{})
 		}

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 
 	"os"
@@ -221,4 +223,69 @@ func TestSeedMetrics(t *testing.T) {
 	}
 	data, _ = os.ReadFile(report)
 	mustContain(t, string(data), "\n  TLB\n", "dtlb_miss_ratio")
+}
+
+// TestPMCHeaderEvents (issue 15 item 15): include/pmc.h takes hardware cache names, raw codes
+// and the CPU's table names (pmc list --cpu cortex-a7 --c-header), compiles as C11 with
+// -pedantic and as C++ without warnings and links without -lm; pmc show --csv of its file
+// keeps the region.
+func TestPMCHeaderEvents(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := runPMC("list", "--cpu", "cortex-a7", "--c-header")
+	if code != 0 {
+		t.Fatalf("--c-header: exit %d %s", code, errs)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pmc_events.h"), []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, _ := filepath.Abs("testdata/pmch/events.c")
+	inc, _ := filepath.Abs("../../include")
+	for _, c := range [][]string{
+		{"cc", "-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-x", "c"},
+		{"c++", "-std=c++17", "-pedantic", "-Wall", "-Wextra", "-Werror", "-x", "c++"},
+	} {
+		if _, err := exec.LookPath(c[0]); err != nil {
+			t.Skipf("%s not installed", c[0])
+		}
+		exe := filepath.Join(dir, "events-"+c[0])
+		if b, err := exec.Command(c[0], append(c[1:], "-I", dir, "-I", inc, "-o", exe, src)...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s", c, err, b)
+		}
+		js := exe + ".json"
+		if b, err := exec.Command(exe, js).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", exe, err, b)
+		}
+		data, err := os.ReadFile(js)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r result.Stat
+		if err := json.Unmarshal(data, &r); err != nil {
+			t.Fatalf("%v\n%s", err, data)
+		}
+		got := map[string]string{}
+		for _, cnt := range r.Runs[0].Counts {
+			got[cnt.Event] = fmt.Sprintf("%d:%#x", cnt.Encoding.Type, cnt.Encoding.Config)
+		}
+		want := map[string]string{"task-clock": "1:0x1", "L1-dcache-load-misses": "3:0x10000", "dTLB-loads:u": "3:0x3",
+			"LLC-misses": "3:0x10002", "r11": "4:0x11", "INST_RETIRED": "4:0x8", "l1d_cache_refill:u": "4:0x3"}
+		for ev, enc := range want {
+			if got[ev] != enc {
+				t.Errorf("%s: %s encodes %s, want %s", c[0], ev, got[ev], enc)
+			}
+		}
+		if c[0] == "cc" {
+			syms, _ := exec.Command("nm", "-u", exe).CombinedOutput()
+			for _, libm := range []string{"sqrt", "fmax"} {
+				if strings.Contains(string(syms), " "+libm) {
+					t.Errorf("%s still needs -lm (%s)", exe, libm)
+				}
+			}
+			csvOut, errs, code := runPMC("show", "--csv", js)
+			rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+			if code != 0 || err != nil || len(rows) < 2 || rows[0][0] != "region" || rows[1][0] != "work" {
+				t.Errorf("show --csv: exit %d %v %s\n%s", code, err, errs, csvOut)
+			}
+		}
+	}
 }

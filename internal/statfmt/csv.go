@@ -24,6 +24,11 @@ type CSVOptions struct {
 	Header bool
 	// Metrics are written in addition to Result.Metrics; CSVInterval writes only these.
 	Metrics []result.Metric
+	// Region, when set, is a first column on every record ("region" in the header): one
+	// CSV of several include/pmc.h regions keeps which region a row belongs to. NoHeader
+	// leaves the --csv header out (a second region's rows follow the first's).
+	Region   *string
+	NoHeader bool
 }
 
 // perfColumns are the --csv header names of the columns perf stat -x writes.
@@ -76,6 +81,8 @@ type csvWriter struct {
 	b   bytes.Buffer
 	res *result.Stat
 	opt CSVOptions
+	// inHeader: the header record already has its "region" column
+	inHeader bool
 }
 
 func newCSVWriter(r *result.Stat, opt CSVOptions) (*csvWriter, error) {
@@ -103,12 +110,20 @@ func (c *csvWriter) interval(iv result.Interval, first bool) {
 }
 
 func (c *csvWriter) header(interval bool) {
+	if c.opt.NoHeader {
+		return
+	}
 	var cols []string
+	if c.opt.Region != nil {
+		cols = append(cols, "region")
+	}
 	if interval {
 		cols = append(cols, "time")
 	}
 	cols = append(cols, perfColumns...)
+	c.inHeader = true
 	c.record(append(cols, extraColumns...))
+	c.inHeader = false
 }
 
 // rows writes the records of one report (time == "" outside interval mode).
@@ -230,6 +245,9 @@ func (c *csvWriter) metricExtra(m *result.Metric) []string {
 // stat -x -I pads the time to 16 characters: pmc's -x output matches perf's byte for byte
 // (TestCSVMatchesPerf), and encoding/csv's Reader reads every record back (the tests).
 func (c *csvWriter) record(fields []string) {
+	if c.opt.Region != nil && !c.inHeader {
+		fields = append([]string{*c.opt.Region}, fields...)
+	}
 	for i, f := range fields {
 		if i > 0 {
 			c.b.WriteRune(c.opt.Sep)
