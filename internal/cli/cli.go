@@ -19,6 +19,7 @@ var commands = []func(*env) *cobra.Command{
 	newMemCmd,
 	newVersionCmd,
 	newRecordCmd,
+	newExporterCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -114,3 +115,6 @@ func MatchCgroups(fsys fs.FS, patterns []string, limit int) (cgroups []string, m
 	})
 	return cgroups, more, err
 }
+
+// CgroupTree is the cgroup v2 hierarchy mounted at mount, to walk with MatchCgroups.
+func CgroupTree(mount string) fs.FS { return os.DirFS(mount) }
