@@ -254,7 +254,9 @@ func (e *Exporter) read(c *counting) {
 	for _, r := range rs {
 		k := key{r.Event, r.CPU}
 		a := acc{enabled: float64(r.Value.Enabled), running: float64(r.Value.Running), err: r.Err}
-		if r.Err == nil && r.Value.Running > 0 {
+		// Enabled 0: nothing to count yet (a cgroup's events run only while its tasks do), a
+		// true 0. Running 0 after being enabled: never on a counter, not counted.
+		if r.Err == nil && (r.Value.Running > 0 || r.Value.Enabled == 0) {
 			a.counted = true
 			a.count = float64(r.Value.Raw)
 			if r.Value.Running < r.Value.Enabled {
