@@ -96,10 +96,15 @@ func New(cfg Config) (*Exporter, error) {
 	if e.system, err = e.open("", cpus); err != nil {
 		return nil, err
 	}
-	if err := e.Refresh(); err != nil {
-		e.Close()
-		return nil, err
+	if len(cfg.Cgroups) > 0 {
+		// A bad pattern or an unreadable hierarchy stops the start; a cgroup that cannot be
+		// counted later only shows in pmc_cgroups_dropped and pmc_refresh_ok.
+		if _, _, err := host.MatchCgroups(cfg.CgroupFS, cfg.Cgroups, 1); err != nil {
+			e.Close()
+			return nil, err
+		}
 	}
+	e.Refresh()
 	return e, nil
 }
 
