@@ -14,6 +14,8 @@ PKGS=(
 	chromium
 	libc6-dbg
 	llvm
+	# pmc exporter's tests: a real Prometheus server (run by the test on a free port) and promtool.
+	prometheus
 	# QEMU ARM guests (test/qemu): the real PMU drivers on emulated CPUs.
 	qemu-system-arm          # qemu-system-aarch64 and qemu-system-arm: the emulated ARM PMUs
 	gcc-aarch64-linux-gnu    # static arm64 workloads

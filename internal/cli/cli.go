@@ -21,6 +21,7 @@ var commands = []func(*env) *cobra.Command{
 	newRecordCmd,
 	newCompareCmd,
 	newDoctorCmd,
+	newExporterCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -63,7 +63,13 @@ func TestReportInterruptedLive(t *testing.T) {
 func waitExec(t *testing.T, pid int, comm string) {
 	t.Helper()
 	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		kids, _ := os.ReadFile(fmt.Sprintf("/proc/%d/task/%d/children", pid, pid))
+		// any of pmc's threads may have forked it: each task lists its own children
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+		var kids []byte
+		for _, task := range tasks {
+			b, _ := os.ReadFile(task)
+			kids = append(append(kids, ' '), b...)
+		}
 		for _, k := range strings.Fields(string(kids)) {
 			if c, _ := os.ReadFile("/proc/" + k + "/comm"); strings.TrimSpace(string(c)) == comm {
 				return

@@ -37,6 +37,17 @@ type Value struct {
 // Open calls perf_event_open(2) for attr on pid/cpu. leader is nil for a standalone event or
 // a group leader, else the group's leader. name is used in errors only.
 func Open(name string, attr Attr, pid, cpu int, leader *Counter) (*Counter, error) {
+	return open(name, attr, pid, cpu, leader, unix.PERF_FLAG_FD_CLOEXEC)
+}
+
+// OpenCgroup counts the tasks of a cgroup on one CPU (perf stat -G): cgroupFD is an open
+// cgroup v2 directory (unix.OpenCgroupDir), passed as the pid with PERF_FLAG_PID_CGROUP.
+// cpu must be a CPU: the kernel counts cgroups per CPU only.
+func OpenCgroup(name string, attr Attr, cgroupFD, cpu int, leader *Counter) (*Counter, error) {
+	return open(name, attr, cgroupFD, cpu, leader, unix.PERF_FLAG_FD_CLOEXEC|unix.PERF_FLAG_PID_CGROUP)
+}
+
+func open(name string, attr Attr, pid, cpu int, leader *Counter, flags int) (*Counter, error) {
 	k, err := Encode(attr)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %q: %w", name, err)
@@ -45,7 +56,7 @@ func Open(name string, attr Attr, pid, cpu int, leader *Counter) (*Counter, erro
 	if leader != nil {
 		groupFd = leader.fd
 	}
-	fd, err := unix.PerfEventOpen(k, pid, cpu, groupFd, unix.PERF_FLAG_FD_CLOEXEC)
+	fd, err := unix.PerfEventOpen(k, pid, cpu, groupFd, flags)
 	if err != nil {
 		var errno unix.Errno
 		if !errors.As(err, &errno) {

@@ -32,14 +32,17 @@ const (
 
 // Request is a validated plan for one `pmc stat` invocation.
 type Request struct {
-	Events        []Event
-	Mode          Mode
-	Command       []string // launch (and optionally system) mode
-	PIDs          []int    // attach mode: processes (every thread), or threads with Threads
-	Threads       bool     // -t: PIDs are thread ids, each counted alone
-	CPUs          []int    // system mode; empty means every online CPU
-	AllCPUs       bool     // system mode on every online CPU (-a without -C)
-	PerCPU        bool     // -A: keep one row per CPU
+	Events  []Event
+	Mode    Mode
+	Command []string // launch (and optionally system) mode
+	PIDs    []int    // attach mode: processes (every thread), or threads with Threads
+	Threads bool     // -t: PIDs are thread ids, each counted alone
+	CPUs    []int    // system mode; empty means every online CPU
+	// Cgroup: system mode counts only the tasks of this cgroup v2 directory (an absolute
+	// path, perf stat -G), on every CPU of CPUs, with PERF_FLAG_PID_CGROUP.
+	Cgroup        string
+	AllCPUs       bool // system mode on every online CPU (-a without -C)
+	PerCPU        bool // -A: keep one row per CPU
 	NoScale       bool
 	Repeat        int // >= 1
 	Warmup        int

@@ -29,6 +29,9 @@ type Kernel struct {
 	// Open opens one event. Defaults to perfevent.Open; tests script the kernel's answers
 	// (an errno per event and target) to exercise the session's own logic on any machine.
 	Open Opener
+	// OpenCgroup opens one event for the cgroup whose directory fd is pid (Request.Cgroup).
+	// Defaults to perfevent.OpenCgroup.
+	OpenCgroup Opener
 }
 
 // Counter is what a session needs of an open event; *perfevent.Counter is the real one.
@@ -38,6 +41,19 @@ type Counter interface {
 	ID() uint64
 	Enable() error
 	Close() error
+}
+
+// openKernelCgroup is the Opener of perf_event_open(2) with PERF_FLAG_PID_CGROUP.
+func openKernelCgroup(name string, attr perfevent.Attr, cgroupFD, cpu int, leader Counter) (Counter, error) {
+	var l *perfevent.Counter
+	if leader != nil {
+		l = leader.(*perfevent.Counter)
+	}
+	c, err := perfevent.OpenCgroup(name, attr, cgroupFD, cpu, l)
+	if err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Opener opens one event on pid/cpu, in leader's group when leader is not nil.
@@ -59,8 +75,12 @@ func openKernel(name string, attr perfevent.Attr, pid, cpu int, leader Counter) 
 func (Kernel) Name() string { return "perf_event" }
 
 // target is where a counter is opened: a task (pid, any CPU) or a CPU (all tasks); owner is
-// the attached process a thread belongs to.
-type target struct{ pid, cpu, owner int }
+// the attached process a thread belongs to. A cgroup target has the cgroup's directory fd as
+// its pid.
+type target struct {
+	pid, cpu, owner int
+	cgroup          bool
+}
 
 // slot is one event on one target. Members of a group read through their leader's slot.
 type slot struct {
@@ -96,10 +116,11 @@ type kernelSession struct {
 	noGuestFilter []string
 	openFn        Opener
 	kernel        Kernel
+	cgroupFD      int // Request.Cgroup's directory, open while the session is; -1 without
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
-	s := &kernelSession{req: req, done: make(chan struct{}), openFn: k.Open, kernel: k}
+	s := &kernelSession{req: req, done: make(chan struct{}), openFn: k.Open, kernel: k, cgroupFD: -1}
 	if s.openFn == nil {
 		s.openFn = openKernel
 	}
@@ -107,6 +128,22 @@ func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, erro
 	targets, err := k.targets(req)
 	if err != nil {
 		return nil, err
+	}
+	if req.Cgroup != "" {
+		if req.Mode != System {
+			return nil, fmt.Errorf("cgroup %s: a cgroup is counted system-wide (per CPU) only", req.Cgroup)
+		}
+		if s.cgroupFD, err = unix.OpenCgroupDir(req.Cgroup); err != nil {
+			return nil, fmt.Errorf("cgroup %s: %w", req.Cgroup, err)
+		}
+		if k.OpenCgroup != nil {
+			s.openFn = k.OpenCgroup
+		} else {
+			s.openFn = openKernelCgroup
+		}
+		for i := range targets {
+			targets[i].pid, targets[i].cgroup = s.cgroupFD, true
+		}
 	}
 	if len(req.Command) > 0 && req.Mode != Attach {
 		path, err := launch.LookPath(req.Command[0])
@@ -318,7 +355,7 @@ func (s *kernelSession) openEvent(e int, t target, leader Counter) (c Counter, u
 			return c2, false, nil
 		}
 	}
-	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks {
+	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks || t.cgroup {
 		return c, false, err
 	}
 	attr := ev.Attr
@@ -537,6 +574,10 @@ func (s *kernelSession) Close() error {
 			s.slots[i].c.Close()
 			s.slots[i].c = nil
 		}
+	}
+	if s.cgroupFD >= 0 {
+		unix.Close(s.cgroupFD)
+		s.cgroupFD = -1
 	}
 	return nil
 }

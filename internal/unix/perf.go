@@ -30,3 +30,9 @@ func PerfEventID(fd int) (uint64, error) {
 	}
 	return id, nil
 }
+
+// OpenCgroupDir opens a cgroup v2 directory for perf_event_open's PERF_FLAG_PID_CGROUP: the
+// fd goes where the pid would, and counting follows every task of that cgroup on each CPU.
+func OpenCgroupDir(path string) (int, error) {
+	return linux.Open(path, linux.O_RDONLY|linux.O_DIRECTORY|linux.O_CLOEXEC, 0)
+}

@@ -68,6 +68,7 @@ const (
 // Flags and options of the calls below.
 const (
 	O_CLOEXEC     = linux.O_CLOEXEC
+	O_DIRECTORY   = linux.O_DIRECTORY
 	O_NOCTTY      = linux.O_NOCTTY
 	O_NONBLOCK    = linux.O_NONBLOCK
 	O_RDONLY      = linux.O_RDONLY

@@ -1,0 +1,16 @@
+// Package exporter is pmc exporter's counting and exposition: pmc stat's kernel sessions,
+// system-wide on every online CPU, and one per cgroup v2 matching the patterns
+// (PERF_FLAG_PID_CGROUP), kept open for days and read at each scrape into Prometheus
+// metrics through client_golang: the scaled counts as monotonic _total series beside the
+// enabled and running seconds of each event, so rates and the running share are computable.
+//
+// A refresh loop follows the machine: cgroups that appear are counted (up to a limit, the
+// rest counted as dropped), cgroups that go are closed with their series; when the online CPUs
+// change the system session is reopened on the new set and the totals carry over, so the
+// counters stay monotonic. Reading happens under one lock while the registry gathers, before
+// a byte is written to the client, so a slow client holds only its own connection.
+//
+// Rules translates pmc's metric expressions into Prometheus recording rules over the rates
+// of those series (metrics.Set.PromQL), labelled with whether their operands were counted in
+// one group.
+package exporter
