@@ -50,6 +50,8 @@ type statFlags struct {
 	null          bool                   // -n: no counters, the elapsed time only
 	pre, post     string                 // shell commands run before and after each run
 	table         bool                   // --table: every run\'s time and the spread of every count
+	delayMS       int                    // -D: enable the counters this many ms after the exec
+	cgroup        string                 // -G: count only this cgroup (system-wide)
 	sim           string                 // --sim: the simulator ("cachegrind")
 	simCache      string                 // --sim-cache: cache geometry overrides
 	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
@@ -75,6 +77,7 @@ func (f *statFlags) emptyValues() error {
 		{"pid", f.pids, "-p: give the process ids, e.g. -p 1234,5678"},
 		{"cpu", f.cpus, "-C: give the CPUs, e.g. -C 0-3"},
 		{"tid", f.tids, "-t: give the thread ids, e.g. -t 1234"},
+		{"cgroup", f.cgroup, "-G: name a cgroup, e.g. -G system.slice/ssh.service"},
 		{"pre", f.pre, "--pre: give a shell command"},
 		{"post", f.post, "--post: give a shell command"},
 	} {
@@ -135,6 +138,8 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.CountVarP(&f.detailed, "detailed", "d", "add perf's detailed events: -d L1 and LLC, -dd also L1-icache and TLBs, -ddd also prefetches")
 	fl.BoolVarP(&f.bigNum, "big-num", "B", false, "group the digits of counts (1,234,567; the locale's separator where pmc knows it)")
 	fl.BoolVarP(&f.null, "null", "n", false, "count nothing: the elapsed time only")
+	fl.IntVarP(&f.delayMS, "delay", "D", 0, "start counting MS milliseconds after the command's exec (perf's -D)")
+	fl.StringVarP(&f.cgroup, "cgroup", "G", "", "with -a/-C: count only the tasks of this cgroup v2 (relative to its mount, or an absolute path)")
 	fl.BoolVar(&f.table, "table", false, "with -r: print every run's elapsed time (as perf) and each count's and metric's standard deviation, min and max")
 	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
 	fl.StringVar(&f.post, "post", "", "shell command run after each run (a failure stops pmc)")
@@ -247,6 +252,21 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 		}
 		req.Mode = stat.Launch
 	}
+	if f.delayMS < 0 {
+		return nil, fmt.Errorf("-D %d: give a delay of 0 or more milliseconds", f.delayMS)
+	}
+	if f.delayMS > 0 {
+		if req.Mode != stat.Launch {
+			return nil, errors.New("-D delays counting after a command starts: it needs a command (launch mode)")
+		}
+		req.Delay = time.Duration(f.delayMS) * time.Millisecond
+	}
+	if f.cgroup != "" {
+		if req.Mode != stat.System {
+			return nil, errors.New("-G counts a cgroup system-wide: add -a (or -C CPUS)")
+		}
+		req.Cgroup = f.cgroup
+	}
 	if f.noAggr && req.Mode != stat.System {
 		return nil, errors.New("-A (per-CPU rows) needs system-wide mode: add -a or -C")
 	}
@@ -307,6 +327,13 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err := f.metric.check(f); err != nil {
 		return usageErr(err)
 	}
+	if req.Cgroup != "" && !filepath.IsAbs(req.Cgroup) {
+		mount, err := on.Cgroup2Mount()
+		if err != nil {
+			return usageErr(fmt.Errorf("-G %s: %w", req.Cgroup, err))
+		}
+		req.Cgroup = filepath.Join(mount, req.Cgroup)
+	}
 	if req.Mode == stat.System && len(req.CPUs) == 0 {
 		req.CPUs = on.PMUs.Online // -a: every online CPU, named in the result
 	}
@@ -330,7 +357,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		}
 	}
 	if !f.null {
-		evs, err := resolveOn(on, spec, req.Mode, !f.noInherit)
+		evs, err := resolveDelayed(on, spec, req.Mode, !f.noInherit, req.Delay > 0)
 		if err != nil {
 			return usageErr(err)
 		}

@@ -12,7 +12,13 @@ var machine = host.Live
 
 // resolveOn parses and resolves an event list for mode on m into the session's events.
 func resolveOn(m *host.Machine, spec string, mode stat.Mode, inherit bool) ([]stat.Event, error) {
-	groups, err := m.Resolve(spec, events.Options{NoInherit: !inherit, EnableOnExec: mode == stat.Launch})
+	return resolveDelayed(m, spec, mode, inherit, false)
+}
+
+// resolveDelayed is resolveOn for -D: launched events are opened disabled without
+// enable_on_exec, to be enabled after the delay.
+func resolveDelayed(m *host.Machine, spec string, mode stat.Mode, inherit, delayed bool) ([]stat.Event, error) {
+	groups, err := m.Resolve(spec, events.Options{NoInherit: !inherit, EnableOnExec: mode == stat.Launch && !delayed})
 	if err != nil {
 		return nil, err
 	}

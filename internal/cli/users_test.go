@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // These tests reproduce what perf and rpistat users hit in pmc (issue 15), one each.
@@ -287,5 +288,47 @@ func TestPMCHeaderEvents(t *testing.T) {
 				t.Errorf("show --csv: exit %d %v %s\n%s", code, err, errs, csvOut)
 			}
 		}
+	}
+}
+
+// TestDelayAndCgroup (issue 15 item 12): -D starts counting after the delay (a command that
+// ends sooner is <not counted>); -G NAME counts only the tasks of that cgroup, named relative
+// to the cgroup v2 mount: the loop run in it, not the one run beside it.
+func TestDelayAndCgroup(t *testing.T) {
+	start := time.Now()
+	_, errs, code := runPMC("stat", "-D", "3000", "-e", "task-clock", "--", "sleep", "0.1")
+	if code != 0 || !strings.Contains(errs, "<not counted> msec task-clock") || time.Since(start) > 2500*time.Millisecond {
+		t.Errorf("-D 3000 -- sleep 0.1: exit %d\n%s", code, errs)
+	}
+	r, code := pmcJSON(t, "-D", "50", "-e", "task-clock", "--", "sleep", "0.5")
+	if code != 0 || summary(t, r, "task-clock").Status != result.Counted {
+		t.Errorf("-D 50 -- sleep 0.5: exit %d %+v", code, r.Summary)
+	}
+	if _, errs, code := runPMC("stat", "-D", "10", "-a", "-e", "task-clock", "--duration", "10ms"); code != 1 || !strings.Contains(errs, "it needs a command") {
+		t.Errorf("-D with -a and no command: exit %d %s", code, errs)
+	}
+
+	mount, err := machine().Cgroup2Mount()
+	name := fmt.Sprintf("pmc-G-test-%d", os.Getpid())
+	dir := testenv.Cgroup(t, name, mount, err)
+	loop := workload(t, "loop")
+	out := filepath.Join(t.TempDir(), "g.json")
+	cmd := pmcCmd(t, "stat", "--json", "-o", out, "-a", "-G", name, "-e", "task-clock", "--", "sh", "-c",
+		fmt.Sprintf("%s 0200000000; %s", loop, strings.Join(testenv.InCgroup(dir, loop, "0200000000")[2:], " ")))
+	start = time.Now()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	data, _ := os.ReadFile(out)
+	var g result.Stat
+	if err := json.Unmarshal(data, &g); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	// Both loops do the same work; the cgroup's task-clock covers one of them: at most
+	// about half of the CPU time the whole command used (wait4's user+sys covers both).
+	tc := summary(t, &g, "task-clock").Mean / 1e9
+	both := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	if g.Cgroup != dir || tc <= 0 || tc > 0.7*both.Seconds() || tc < 0.3*both.Seconds() {
+		t.Errorf("-G %s: cgroup %q task-clock %.3fs, both loops %.3fs CPU in %v", name, g.Cgroup, tc, both.Seconds(), time.Since(start))
 	}
 }

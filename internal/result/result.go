@@ -167,6 +167,7 @@ type Stat struct {
 	Threads   bool     `json:"threads,omitempty"`  // attach mode with -t: PIDs are thread ids
 	CPUs      []int    `json:"cpus,omitempty"`     // system mode CPU list
 	AllCPUs   bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
+	Cgroup    string   `json:"cgroup,omitempty"`   // system mode with -G: the cgroup v2 directory counted
 	Scaled    bool     `json:"scaled"`             // false with --no-scale
 	Repeat    int      `json:"repeat"`             // -r: the runs asked for
 	Completed int      `json:"runs_completed"`     // the runs measured (fewer when interrupted)

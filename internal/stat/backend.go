@@ -49,9 +49,12 @@ type Request struct {
 	Interval      time.Duration // -I; 0 = off
 	IntervalCount int           // stop after this many intervals; 0 = unlimited
 	Duration      time.Duration // stop attach/system counting after this long; 0 = until Ctrl-C
-	Stdin         *os.File
-	Stdout        *os.File
-	Stderr        *os.File
+	// Delay (perf stat -D): in launch mode, the counters are enabled this long after the
+	// workload's exec instead of at it; the events are then opened without enable_on_exec.
+	Delay  time.Duration
+	Stdin  *os.File
+	Stdout *os.File
+	Stderr *os.File
 }
 
 // Reading is the cumulative value of one counter slot: event index x CPU.

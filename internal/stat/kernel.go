@@ -104,6 +104,7 @@ type kernelSession struct {
 	ticks    chan time.Duration
 	done     chan struct{}
 	mu       sync.Mutex
+	enableMu sync.Mutex // -D: enabling the counters late and closing them exclude each other
 	outcome  Outcome
 	waitErr  error
 	started  bool
@@ -389,6 +390,32 @@ func (s *kernelSession) Notes() []string {
 	return notes
 }
 
+// enableAfter enables every counter d after the workload's exec (-D), in the background: the
+// events were opened disabled without enable_on_exec, and an enabled counter enables its
+// inherited copies too. A workload that ends sooner, or Ctrl-C, leaves them disabled (<not
+// counted>). enableMu keeps Close from closing the counters while they are being enabled.
+func (s *kernelSession) enableAfter(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.done:
+		return
+	case <-s.ctx.Done():
+		return
+	}
+	s.enableMu.Lock()
+	defer s.enableMu.Unlock()
+	if s.ctx.Err() != nil {
+		return // closed meanwhile
+	}
+	for _, sl := range s.slots {
+		if sl.c != nil {
+			sl.c.Enable() // a refusal leaves it disabled: <not counted>, never a wrong count
+		}
+	}
+}
+
 func (s *kernelSession) Start() error {
 	s.start = time.Now()
 	if s.req.Mode != Launch {
@@ -406,6 +433,9 @@ func (s *kernelSession) Start() error {
 		s.unsignal, s.giveUp = launch.ForwardSignals(s.child)
 		if err := s.child.Exec(); err != nil {
 			return err
+		}
+		if s.req.Mode == Launch && s.req.Delay > 0 {
+			go s.enableAfter(s.req.Delay)
 		}
 	}
 	s.started = true
@@ -569,12 +599,14 @@ func (s *kernelSession) Close() error {
 		s.child.Kill()
 	}
 	s.cancel()
+	s.enableMu.Lock()
 	for i := range s.slots {
 		if s.slots[i].c != nil {
 			s.slots[i].c.Close()
 			s.slots[i].c = nil
 		}
 	}
+	s.enableMu.Unlock()
 	if s.cgroupFD >= 0 {
 		unix.Close(s.cgroupFD)
 		s.cgroupFD = -1

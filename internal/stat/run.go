@@ -40,6 +40,7 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 		Mode:    string(req.Mode),
 		PIDs:    req.PIDs,
 		Threads: req.Threads,
+		Cgroup:  req.Cgroup,
 		CPUs:    req.CPUs,
 		AllCPUs: req.AllCPUs,
 		Scaled:  !req.NoScale,

@@ -127,6 +127,9 @@ func Title(r *result.Stat) string {
 		} else {
 			target = "'system wide'"
 		}
+		if r.Cgroup != "" {
+			target += " in cgroup '" + r.Cgroup + "'"
+		}
 	default:
 		target = "'" + strings.Join(r.Command, " ") + "'"
 	}
