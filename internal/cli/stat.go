@@ -23,39 +23,40 @@ import (
 
 // statFlags are the raw flag values of `pmc stat`; statOptions validates them into a Request.
 type statFlags struct {
-	events        []string
-	repeat        int
-	warmup        int
-	intervalMS    int
-	intervalCount int
-	sep           string
-	csv           bool
-	json          bool
-	output        string
-	appendOut     bool
-	noScale       bool
-	noInherit     bool
-	pids          string
-	allCPUs       bool
-	cpus          string
-	noAggr        bool
-	verbose       bool
-	dryRun        bool
-	duration      time.Duration
-	fake          string
-	detailed      int                    // -d, -dd, -ddd: perf's detailed event sets
-	tids          string                 // -t: attach to these threads only
-	bigNum        bool                   // -B: group digits
-	timeoutMS     int                    // --timeout MS: perf's name for --duration, in milliseconds
-	null          bool                   // -n: no counters, the elapsed time only
-	pre, post     string                 // shell commands run before and after each run
-	table         bool                   // --table: every run\'s time and the spread of every count
-	delayMS       int                    // -D: enable the counters this many ms after the exec
-	cgroup        string                 // -G: count only this cgroup (system-wide)
-	sim           string                 // --sim: the simulator ("cachegrind")
-	simCache      string                 // --sim-cache: cache geometry overrides
-	metric        metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
-	changed       func(name string) bool // whether a flag was given (even with an empty value)
+	events             []string
+	repeat             int
+	warmup             int
+	intervalMS         int
+	intervalCount      int
+	sep                string
+	csv                bool
+	json               bool
+	output             string
+	appendOut          bool
+	noScale            bool
+	noInherit          bool
+	pids               string
+	allCPUs            bool
+	cpus               string
+	noAggr             bool
+	verbose            bool
+	dryRun             bool
+	duration           time.Duration
+	fake               string
+	detailed           int                    // -d, -dd, -ddd: perf's detailed event sets
+	tids               string                 // -t: attach to these threads only
+	bigNum             bool                   // -B: group digits
+	timeoutMS          int                    // --timeout MS: perf's name for --duration, in milliseconds
+	null               bool                   // -n: no counters, the elapsed time only
+	pre, post          string                 // shell commands run before and after each run
+	table              bool                   // --table: every run\'s time and the spread of every count
+	delayMS            int                    // -D: enable the counters this many ms after the exec
+	cgroup             string                 // -G: count only this cgroup (system-wide)
+	perSocket, perCore bool                   // --per-socket, --per-core: per-CPU counts summed by socket or core
+	sim                string                 // --sim: the simulator ("cachegrind")
+	simCache           string                 // --sim-cache: cache geometry overrides
+	metric             metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
+	changed            func(name string) bool // whether a flag was given (even with an empty value)
 }
 
 // emptyValues rejects flags given with an empty value, which would otherwise mean "not
@@ -140,6 +141,8 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.BoolVarP(&f.null, "null", "n", false, "count nothing: the elapsed time only")
 	fl.IntVarP(&f.delayMS, "delay", "D", 0, "start counting MS milliseconds after the command's exec (perf's -D)")
 	fl.StringVarP(&f.cgroup, "cgroup", "G", "", "with -a/-C: count only the tasks of this cgroup v2 (relative to its mount, or an absolute path)")
+	fl.BoolVar(&f.perSocket, "per-socket", false, "with -a/-C: one row per socket (its CPUs' counts summed), as perf")
+	fl.BoolVar(&f.perCore, "per-core", false, "with -a/-C: one row per physical core (its hardware threads summed), as perf")
 	fl.BoolVar(&f.table, "table", false, "with -r: print every run's elapsed time (as perf) and each count's and metric's standard deviation, min and max")
 	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
 	fl.StringVar(&f.post, "post", "", "shell command run after each run (a failure stops pmc)")
@@ -267,6 +270,17 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 		}
 		req.Cgroup = f.cgroup
 	}
+	if f.perSocket || f.perCore {
+		switch {
+		case f.perSocket && f.perCore:
+			return nil, errors.New("--per-socket and --per-core: choose one")
+		case f.noAggr:
+			return nil, errors.New("-A is one row per CPU; --per-socket/--per-core sum them: choose one")
+		case req.Mode != stat.System:
+			return nil, errors.New("--per-socket/--per-core need system-wide mode: add -a or -C")
+		}
+		req.PerCPU = true
+	}
 	if f.noAggr && req.Mode != stat.System {
 		return nil, errors.New("-A (per-CPU rows) needs system-wide mode: add -a or -C")
 	}
@@ -339,6 +353,16 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	if err := onlineOnly(req, on); err != nil {
 		return usageErr(err)
+	}
+	if f.perSocket || f.perCore {
+		by := map[bool]string{true: "socket", false: "core"}[f.perSocket]
+		topo, err := facts.Topology(req.CPUs)
+		if err == nil {
+			req.Aggregation, err = host.Aggregate(by, topo, req.CPUs)
+		}
+		if err != nil {
+			return usageErr(fmt.Errorf("--per-%s: %w", by, err))
+		}
 	}
 	if f.sim != "" && len(f.events) == 0 && len(plan.names) == 0 {
 		f.events = []string{simDefaultEvents}

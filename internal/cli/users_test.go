@@ -332,3 +332,33 @@ func TestDelayAndCgroup(t *testing.T) {
 		t.Errorf("-G %s: cgroup %q task-clock %.3fs, both loops %.3fs CPU in %v", name, g.Cgroup, tc, both.Seconds(), time.Since(start))
 	}
 }
+
+// TestPerSocket (issue 15 item 12): --per-socket sums every CPU of a socket: here one socket
+// whose cpu-clock is the -a total, about the number of CPUs times the elapsed time.
+func TestPerSocket(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("system-wide counting needs root")
+	}
+	r, code := pmcJSON(t, "-a", "--per-socket", "-e", "cpu-clock", "--duration", "300ms")
+	n := len(machine().PMUs.Online)
+	if code != 0 || r.Aggregation == nil || len(r.Summary) == 0 {
+		t.Fatalf("exit %d %+v", code, r)
+	}
+	cpus, sum := 0, 0.0
+	for _, g := range r.Aggregation.Groups {
+		cpus += len(g.CPUs)
+	}
+	for _, s := range r.Summary {
+		sum += s.Mean
+	}
+	if want := float64(n) * r.ElapsedSec * 1e9; cpus != n || math.Abs(sum-want) > 0.1*want {
+		t.Errorf("%d CPUs in the groups (online %d); cpu-clock %.0f ns, want about %.0f", cpus, n, sum, want)
+	}
+	_, errs, _ := runPMC("stat", "-a", "--per-core", "-e", "cpu-clock", "--duration", "100ms")
+	mustContain(t, errs, "S0-D0-C0        1 ")
+	for _, bad := range [][]string{{"--per-core", "--", "true"}, {"-a", "-A", "--per-socket", "--duration", "1ms"}} {
+		if _, errs, code := runPMC(append([]string{"stat"}, bad...)...); code != 1 || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d\n%s", bad, code, errs)
+		}
+	}
+}

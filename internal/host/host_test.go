@@ -1,10 +1,12 @@
 package host
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/pmc-tools/pmc/internal/events"
 	"github.com/pmc-tools/pmc/internal/metrics"
@@ -189,5 +191,36 @@ func TestPMUQualifiedTableNames(t *testing.T) {
 	}
 	if _, err := m.Resolve("armv8_pmuv3/no_such_event/", events.Options{}); err == nil {
 		t.Error("armv8_pmuv3/no_such_event/ resolved")
+	}
+}
+
+// TestAggregate: perf's --per-socket and --per-core ids from sysfs topology.
+func TestAggregate(t *testing.T) {
+	sys := fstest.MapFS{}
+	for cpu, tp := range []CPUTopology{{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {1, 0, 4}} {
+		d := fmt.Sprintf("devices/system/cpu/cpu%d/topology/", cpu)
+		sys[d+"physical_package_id"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("%d\n", tp.Socket))}
+		sys[d+"core_id"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("%d\n", tp.Core))}
+	}
+	m := &Machine{Sys: sys}
+	topo, err := m.Topology([]int{0, 1, 2, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for by, want := range map[string]string{"socket": "S0[0 1 2] S1[3]", "core": "S0-D0-C0[0 2] S0-D0-C1[1] S1-D0-C4[3]"} {
+		agg, err := Aggregate(by, topo, []int{0, 1, 2, 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, g := range agg.Groups {
+			got = append(got, fmt.Sprintf("%s%v", g.ID, g.CPUs))
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("%s: %s, want %s", by, strings.Join(got, " "), want)
+		}
+	}
+	if _, err := m.Topology([]int{7}); err == nil {
+		t.Error("CPU 7 without topology files: no error")
 	}
 }

@@ -168,6 +168,9 @@ type Stat struct {
 	CPUs      []int    `json:"cpus,omitempty"`     // system mode CPU list
 	AllCPUs   bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
 	Cgroup    string   `json:"cgroup,omitempty"`   // system mode with -G: the cgroup v2 directory counted
+	// Aggregation: --per-socket/--per-core: each count with cpu >= 0 is the sum over one
+	// socket's or core's CPUs, in the row of its first CPU. Omitted otherwise.
+	Aggregation *Aggregation `json:"aggregation,omitempty"`
 	Scaled    bool     `json:"scaled"`             // false with --no-scale
 	Repeat    int      `json:"repeat"`             // -r: the runs asked for
 	Completed int      `json:"runs_completed"`     // the runs measured (fewer when interrupted)
@@ -267,4 +270,40 @@ func SpreadOf(vs []float64) *Spread {
 		s.Stddev = math.Sqrt(ss / float64(len(vs)-1))
 	}
 	return s
+}
+
+// Aggregation says how per-CPU counts were summed (--per-socket, --per-core).
+type Aggregation struct {
+	By     string      `json:"by"` // "socket" or "core"
+	Groups []AggrGroup `json:"groups"`
+}
+
+// AggrGroup is one socket or core: perf's id ("S0", "S0-D0-C3") and its CPUs, the first of
+// which is the cpu of its counts.
+type AggrGroup struct {
+	ID   string `json:"id"`
+	CPUs []int  `json:"cpus"`
+}
+
+// CPULabel is the first column of a per-CPU row: "CPU3", or the socket or core id and the
+// number of CPUs summed in it (n is 1 for a plain CPU).
+func (r *Stat) CPULabel(cpu int) (label string, n int) {
+	if r.Aggregation != nil {
+		for _, g := range r.Aggregation.Groups {
+			if len(g.CPUs) > 0 && g.CPUs[0] == cpu {
+				return g.ID, len(g.CPUs)
+			}
+		}
+	}
+	return "CPU" + itoa(cpu), 1
+}
+
+func itoa(v int) string {
+	if v < 0 {
+		return "-" + itoa(-v)
+	}
+	if v < 10 {
+		return string(rune('0' + v))
+	}
+	return itoa(v/10) + string(rune('0'+v%10))
 }

@@ -2,6 +2,7 @@ package stat
 
 import (
 	"context"
+	"github.com/pmc-tools/pmc/internal/result"
 	"os"
 	"time"
 
@@ -40,9 +41,12 @@ type Request struct {
 	CPUs    []int    // system mode; empty means every online CPU
 	// Cgroup: system mode counts only the tasks of this cgroup v2 directory (an absolute
 	// path, perf stat -G), on every CPU of CPUs, with PERF_FLAG_PID_CGROUP.
-	Cgroup        string
-	AllCPUs       bool // system mode on every online CPU (-a without -C)
-	PerCPU        bool // -A: keep one row per CPU
+	Cgroup  string
+	AllCPUs bool // system mode on every online CPU (-a without -C)
+	PerCPU  bool // -A: keep one row per CPU
+	// Aggregation (--per-socket, --per-core, with PerCPU): each CPU's counts are summed into
+	// the row of its group's first CPU.
+	Aggregation   *result.Aggregation
 	NoScale       bool
 	Repeat        int // >= 1
 	Warmup        int

@@ -41,11 +41,13 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 		PIDs:    req.PIDs,
 		Threads: req.Threads,
 		Cgroup:  req.Cgroup,
-		CPUs:    req.CPUs,
-		AllCPUs: req.AllCPUs,
-		Scaled:  !req.NoScale,
-		Repeat:  req.Repeat,
-		Backend: b.Name(),
+
+		Aggregation: req.Aggregation,
+		CPUs:        req.CPUs,
+		AllCPUs:     req.AllCPUs,
+		Scaled:      !req.NoScale,
+		Repeat:      req.Repeat,
+		Backend:     b.Name(),
 	}
 	var acc result.Accumulator
 	defer func() { acc.Fill(res) }()
@@ -214,6 +216,14 @@ func counts(req *Request, rs []Reading) []result.Count {
 		notCounted bool
 	}
 	acc := map[key]*slot{}
+	first := map[int]int{} // --per-socket/--per-core: CPU -> its group's first CPU
+	if req.Aggregation != nil {
+		for _, g := range req.Aggregation.Groups {
+			for _, c := range g.CPUs {
+				first[c] = g.CPUs[0]
+			}
+		}
+	}
 	for _, r := range rs {
 		if r.Event < 0 || r.Event >= len(req.Events) {
 			continue
@@ -221,6 +231,9 @@ func counts(req *Request, rs []Reading) []result.Count {
 		k := key{r.Event, -1}
 		if req.PerCPU {
 			k.cpu = r.CPU
+			if f, ok := first[r.CPU]; ok {
+				k.cpu = f
+			}
 		}
 		c, ok := acc[k]
 		if !ok {
@@ -247,7 +260,16 @@ func counts(req *Request, rs []Reading) []result.Count {
 		c.Running += r.Value.Running
 		c.Error, c.Reason = "", "" // at least one slot opened
 	}
-	if req.PerCPU {
+	switch {
+	case req.PerCPU && req.Aggregation != nil:
+		// perf's --per-socket/--per-core order: each socket's or core's events in turn.
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].cpu != order[j].cpu {
+				return order[i].cpu < order[j].cpu
+			}
+			return order[i].ev < order[j].ev
+		})
+	case req.PerCPU:
 		// perf's -A order: each event on every CPU in turn, not each CPU's events.
 		sort.SliceStable(order, func(i, j int) bool {
 			if order[i].ev != order[j].ev {

@@ -337,3 +337,26 @@ func TestSessionAttachCauses(t *testing.T) {
 		t.Error("a refused attach succeeded")
 	}
 }
+
+// TestCountsPerCore (issue 15 item 12): with --per-core's aggregation the per-CPU readings
+// of a core's hardware threads are summed into the row of its first CPU, core by core.
+func TestCountsPerCore(t *testing.T) {
+	req := systemReq(groupEvents([]string{"a"}, []string{"b"}), 0, 1, 2, 3)
+	req.PerCPU = true
+	req.Aggregation = &result.Aggregation{By: "core", Groups: []result.AggrGroup{
+		{ID: "S0-D0-C0", CPUs: []int{0, 2}}, {ID: "S0-D0-C1", CPUs: []int{1, 3}}}}
+	var rs []Reading
+	for ev := 0; ev < 2; ev++ {
+		for cpu := 0; cpu < 4; cpu++ {
+			rs = append(rs, Reading{Event: ev, CPU: cpu, Value: perfevent.Value{Raw: uint64(10*ev + cpu + 1), Enabled: 5, Running: 5}})
+		}
+	}
+	var got []string
+	for _, c := range countsOf(req, rs) {
+		got = append(got, fmt.Sprintf("%s@%d=%d/%d", c.Event, c.CPU, c.Raw, c.Enabled))
+	}
+	// a: CPUs 0+2 = 1+3, 1+3 = 2+4; b: 11+13, 12+14; enabled times add up too.
+	if want := "a@0=4/10 b@0=24/10 a@1=6/10 b@1=26/10"; strings.Join(got, " ") != want {
+		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
+	}
+}

@@ -146,7 +146,11 @@ func (c *csvWriter) prefix(time string, cpu int) []string {
 		f = append(f, time)
 	}
 	if cpu >= 0 && !c.opt.Header {
-		f = append(f, "CPU"+strconv.Itoa(cpu))
+		label, n := c.res.CPULabel(cpu)
+		f = append(f, label)
+		if c.res.Aggregation != nil {
+			f = append(f, strconv.Itoa(n)) // perf -x --per-socket: id, then the CPUs summed
+		}
 	}
 	return f
 }

@@ -61,7 +61,7 @@ func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 		textRow(&b, "", row, repeated, opt)
 	}
 	for _, m := range orphans {
-		textOrphan(&b, "", m)
+		textOrphan(&b, "", cpuColumn(r, m.CPU), m)
 	}
 	if opt.Table {
 		runTable(&b, r)
@@ -104,7 +104,7 @@ func textInterval(b *bytes.Buffer, r *result.Stat, iv result.Interval, first boo
 		textRow(b, prefix, row, false, opt)
 	}
 	for _, m := range orphans {
-		textOrphan(b, prefix, m)
+		textOrphan(b, prefix, cpuColumn(r, m.CPU), m)
 	}
 }
 
@@ -164,17 +164,23 @@ func perCPU(counts []result.Count) bool {
 	return false
 }
 
-// cpuPrefix is perf's -A column: "CPU0" padded to 10 characters and a space.
-func cpuPrefix(cpu int) string {
+// cpuColumn is perf's -A column: "CPU0" padded to 10 characters and a space; with
+// --per-socket/--per-core the id and the number of CPUs summed ("S0-D0-C1    2 "); "" for
+// counts over all CPUs.
+func cpuColumn(r *result.Stat, cpu int) string {
 	if cpu < 0 {
 		return ""
 	}
-	return fmt.Sprintf("CPU%-7d ", cpu)
+	label, n := r.CPULabel(cpu)
+	if r.Aggregation != nil {
+		return fmt.Sprintf("%-12s %4d ", label, n)
+	}
+	return fmt.Sprintf("%-10s ", label)
 }
 
 // textRow writes one event: value, unit, name, metric column(s), variation, running share.
 func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptions) {
-	prefix += cpuPrefix(r.cpu)
+	prefix += r.label
 	value := r.marker()
 	if r.hasValue() {
 		value = GroupDigits(formatCount(r.value, r.unit), opt.Thousands)
@@ -219,10 +225,10 @@ func writeNotes(b *bytes.Buffer, prefix string, notes []string) {
 }
 
 // textOrphan prints a metric whose event has no row, on a line of its own.
-func textOrphan(b *bytes.Buffer, prefix string, m result.Metric) {
+func textOrphan(b *bytes.Buffer, prefix, cpuCol string, m result.Metric) {
 	col, notes := metricColumn(m)
-	b.WriteString(prefix + cpuPrefix(m.CPU) + strings.Repeat(" ", metricIndent) + strings.TrimRight(col, " ") + "\n")
-	writeNotes(b, prefix+cpuPrefix(m.CPU), notes)
+	b.WriteString(prefix + cpuCol + strings.Repeat(" ", metricIndent) + strings.TrimRight(col, " ") + "\n")
+	writeNotes(b, prefix+cpuCol, notes)
 }
 
 // metricColumn is " #    1.23  insn per cycle" padded to perf's metric width, and what

@@ -190,7 +190,7 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 	width := len("Event")
 	summary := result.Merged(res.Summary) // each event once, as rpistat prints it
 	for _, s := range summary {
-		if n := len(eventLabel(s)); n > width {
+		if n := len(eventLabel(res, s)); n > width {
 			width = n
 		}
 	}
@@ -203,21 +203,21 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 			running = fmt.Sprintf("%.2f%%", s.RunningPct())
 		case result.NotCounted:
 			raw, running = "<not counted>", "0.00%"
-			notes.add(fmt.Sprintf("%s was not counted: it never got a counter (its group did not fit, or it was never scheduled)", eventLabel(s)))
+			notes.add(fmt.Sprintf("%s was not counted: it never got a counter (its group did not fit, or it was never scheduled)", eventLabel(res, s)))
 		default:
 			raw = "<not supported>"
 			why := s.Error
 			if why == "" {
 				why = "the kernel refused it"
 			}
-			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(s), why))
+			notes.add(fmt.Sprintf("%s is not supported: %s", eventLabel(res, s), why))
 		}
 		group := strconv.Itoa(s.Group)
 		if len(s.Groups) > 1 {
 			group = "*"
-			notes.add(fmt.Sprintf("%s was counted in groups %s, beside each ratio's other operand; its row combines them", eventLabel(s), joinInts(s.Groups)))
+			notes.add(fmt.Sprintf("%s was counted in groups %s, beside each ratio's other operand; its row combines them", eventLabel(res, s), joinInts(s.Groups)))
 		}
-		line := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", group, width, eventLabel(s), raw, scaled, running)
+		line := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", group, width, eventLabel(res, s), raw, scaled, running)
 		if res.Simulated() && s.Status == result.Counted {
 			line += "  (SIMULATED)"
 		}
@@ -235,9 +235,10 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 	}
 }
 
-func eventLabel(s result.Summary) string {
+func eventLabel(res *result.Stat, s result.Summary) string {
 	if s.CPU >= 0 {
-		return fmt.Sprintf("%s (CPU%d)", s.Event, s.CPU)
+		label, _ := res.CPULabel(s.CPU)
+		return fmt.Sprintf("%s (%s)", s.Event, label)
 	}
 	return s.Event
 }
@@ -298,15 +299,16 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 		sort.SliceStable(byTitle[t], func(i, j int) bool { return rank(byTitle[t][i]) < rank(byTitle[t][j]) })
 		fmt.Fprintf(b, "\n  %s\n", t)
 		for _, m := range byTitle[t] {
-			writeMetric(b, r.Set, m, notes)
+			writeMetric(b, r.Result, r.Set, m, notes)
 		}
 	}
 }
 
-func writeMetric(b *bytes.Buffer, set *metrics.Set, m result.Metric, notes *noteList) {
+func writeMetric(b *bytes.Buffer, res *result.Stat, set *metrics.Set, m result.Metric, notes *noteList) {
 	name := m.Name
 	if m.CPU >= 0 {
-		name = fmt.Sprintf("%s (CPU%d)", m.Name, m.CPU)
+		label, _ := res.CPULabel(m.CPU)
+		name = fmt.Sprintf("%s (%s)", m.Name, label)
 	}
 	value, status := "undefined", "undefined"
 	if m.Valid {
