@@ -160,20 +160,20 @@ func (s Summary) RunningPct() float64 {
 // Stat is everything one `pmc stat` invocation measured (and what include/pmc.h saves). It
 // is the one structure every output format (text, JSON, CSV, report) is written from.
 type Stat struct {
-	Schema    string   `json:"schema"`
-	Command   []string `json:"command,omitempty"`
-	Mode      string   `json:"mode"`               // "launch", "attach", "system"
-	PIDs      []int    `json:"pids,omitempty"`     // attach mode
-	Threads   bool     `json:"threads,omitempty"`  // attach mode with -t: PIDs are thread ids
-	CPUs      []int    `json:"cpus,omitempty"`     // system mode CPU list
-	AllCPUs   bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
-	Cgroup    string   `json:"cgroup,omitempty"`   // system mode with -G: the cgroup v2 directory counted
+	Schema  string   `json:"schema"`
+	Command []string `json:"command,omitempty"`
+	Mode    string   `json:"mode"`               // "launch", "attach", "system"
+	PIDs    []int    `json:"pids,omitempty"`     // attach mode
+	Threads bool     `json:"threads,omitempty"`  // attach mode with -t: PIDs are thread ids
+	CPUs    []int    `json:"cpus,omitempty"`     // system mode CPU list
+	AllCPUs bool     `json:"all_cpus,omitempty"` // system mode over every online CPU (-a, not -C)
+	Cgroup  string   `json:"cgroup,omitempty"`   // system mode with -G: the cgroup v2 directory counted
 	// Aggregation: --per-socket/--per-core: each count with cpu >= 0 is the sum over one
 	// socket's or core's CPUs, in the row of its first CPU. Omitted otherwise.
 	Aggregation *Aggregation `json:"aggregation,omitempty"`
-	Scaled    bool     `json:"scaled"`             // false with --no-scale
-	Repeat    int      `json:"repeat"`             // -r: the runs asked for
-	Completed int      `json:"runs_completed"`     // the runs measured (fewer when interrupted)
+	Scaled      bool         `json:"scaled"`         // false with --no-scale
+	Repeat      int          `json:"repeat"`         // -r: the runs asked for
+	Completed   int          `json:"runs_completed"` // the runs measured (fewer when interrupted)
 	// Interrupted: the user stopped the measurement (Ctrl-C) before the runs asked for.
 	Interrupted bool       `json:"interrupted,omitempty"`
 	Backend     string     `json:"backend"` // "perf_event", "fake" or "simulated-cachegrind"
