@@ -63,6 +63,9 @@ instead, and says in the header how their CPU, kernel or event encodings differ.
 	fl.BoolVar(&f.markdown, "markdown", false, "a Markdown table")
 	fl.StringVarP(&f.output, "output", "o", "", "write the comparison to FILE instead of stdout")
 	fl.StringVar(&f.html, "html", "", "also write a self-contained HTML page with charts to FILE")
+	fl.StringVar(&f.stat.sim, "sim", "", "SIMULATE instead of counting, as pmc stat --sim (cachegrind); labelled SIMULATED")
+	fl.Lookup("sim").NoOptDefVal = "cachegrind"
+	fl.StringVar(&f.stat.simCache, "sim-cache", "", "with --sim: cache geometry, as pmc stat --sim-cache")
 	fl.StringArrayVar(&f.fakes, "fake", nil, "use the fake backend scripted by FILE for the next command (tests)")
 	fl.MarkHidden("fake")
 	fl.StringSliceVarP(&f.stat.metric.metrics, "metrics", "M", nil, "compute these metrics or metric groups, as in pmc stat")

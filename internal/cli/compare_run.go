@@ -119,6 +119,12 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
+	if s.sim != "" && len(s.events) == 0 && len(plan.names) == 0 {
+		s.events = []string{simDefaultEvents}
+	}
+	if s.simCache != "" && s.sim == "" {
+		return nil, nil, usageErr(errors.New("--sim-cache needs --sim"))
+	}
 	spec, err := chooseEvents(s, stat.Launch, plan)
 	if err != nil {
 		return nil, nil, usageErr(err)
@@ -130,6 +136,13 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 	backends := make([]stat.Backend, len(args))
 	for i := range args {
 		backends[i] = &runCounter{Backend: stat.Kernel{}}
+		if s.sim != "" {
+			b, err := simBackend(s)
+			if err != nil {
+				return nil, nil, usageErr(err)
+			}
+			backends[i] = &runCounter{Backend: b}
+		}
 		if len(f.fakes) > 0 {
 			data, err := readInput(f.fakes[i], nil, limitFake, "--fake")
 			if err != nil {
@@ -158,6 +171,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 	for _, w := range plan.warnings {
 		c.Notes = append(c.Notes, w)
 	}
+
 	m := &measurer{f: f, c: c, evs: evs, plan: plan, facts: facts, stdio: stdio, backends: backends}
 	if isTerminal(e.stderr) {
 		m.progress = e.stderr
