@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Config is a validated `pmc mem` request.
@@ -21,6 +23,10 @@ type Config struct {
 	Samples int // single-hop samples per size
 	Order   Order
 	Events  []EventSpec // counted per size on the probing thread; may be empty
+	// PerfUserAccess is /proc/sys/kernel/perf_user_access (host), Known false when the
+	// file is missing: on arm64 it decides whether the cycle counter times single hops.
+	PerfUserAccess      string
+	PerfUserAccessKnown bool
 	// Start, when set, is called once the clock is calibrated, before the first size.
 	Start func(*Result)
 	// Progress, when set, is called after each size with its point.
@@ -104,8 +110,23 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	defer cs.close()
 	res.Notes = append(res.Notes, notes...)
 
-	res.Clock = Clock{Ticks: tickSource, TickNS: calibrateTicks(30 * time.Millisecond), Cycles: "none"}
-	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(1001)
+	tm := clockTimer()
+	facts := TimerFacts{Arch: runtime.GOARCH, Instr: unix.CycleCounterArch,
+		PerfUserAccess: c.PerfUserAccess, PerfUserAccessKnown: c.PerfUserAccessKnown}
+	if cs.cyclesErr != nil {
+		facts.CyclesErr = cs.cyclesErr.Error()
+	} else if cs.page == nil {
+		facts.CyclesErr = "its perf page could not be mapped"
+	}
+	pageFacts(&facts, cs.page)
+	useCycles, note := ChooseTimer(facts)
+	if useCycles {
+		tm = cycleTimer(cs.page)
+		res.Clock = Clock{Ticks: tm.name, TickNS: cycleTickNS(cs, 30*time.Millisecond), Cycles: "none"}
+	} else {
+		res.Clock = Clock{Ticks: tm.name, TicksNote: note, TickNS: calibrateTicks(30 * time.Millisecond), Cycles: "none"}
+	}
+	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(tm, 1001)
 	if cs.cycles >= 0 {
 		res.Clock.Cycles = "pmu"
 	} else if ghz := calibrateGHz(15); ghz > 0 {
@@ -151,7 +172,9 @@ sweep:
 				perms[k] = nil
 			}
 			tick := make([]uint64, ns)
-			p := measure(buf, lines, c.Hops/c.Blocks, nb, cs, tick)
+			p := measure(buf, lines, c.Hops/c.Blocks, nb, cs, tm, tick)
+			tick = p.ticks
+			p.ticks = nil
 			samples[k] = append(samples[k], tick...)
 			blocks[k] = append(blocks[k], p.blockNS...)
 			if pass == 0 || p.NS < res.Points[k].NS {
@@ -206,7 +229,7 @@ func allocate(words int) (buf []uint32, err error) {
 
 // measure chases the linked list of lines: a warm-up, nb timed blocks of per hops, then the
 // single-hop samples (left in samples, in ticks). The point holds the fastest block.
-func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64) Point {
+func measure(buf []uint32, lines, per, nb int, cs *counterSet, tm timer, samples []uint64) Point {
 	p := Point{Lines: lines}
 	i := chase(buf, 0, min(lines, max(per, 1<<16))) // warm the caches and TLBs the list fits in
 	p.blockNS = make([]float64, nb)
@@ -230,13 +253,23 @@ func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64)
 	}
 	// One timed hop every `gap` hops: once per traversal for lists up to 256 lines, as the
 	// seed did, and every 256 hops beyond, to bound the run time of large lists.
+	// A sample the timer could not take (the counter was not on the CPU) is retried after
+	// another gap, a few times at most.
 	gap := min(lines, 256) - 1
-	for k := range samples {
+	n, misses := 0, 0
+	for n < len(samples) && misses < 8*len(samples)+8 {
 		i = chase(buf, i, gap)
-		var t uint64
-		i, t = timedHop(&buf[0], i)
-		samples[k] = t
+		next, t, ok := tm.hop(&buf[0], i)
+		i = next
+		if !ok {
+			misses++
+			i = chase(buf, i, 1)
+			continue
+		}
+		samples[n] = t
+		n++
 	}
+	p.ticks = samples[:n]
 	sink += i
 	return p
 }
@@ -260,6 +293,9 @@ func finishPoint(p *Point, ticks []uint64, clk Clock) {
 // sampleScale is the unit single-hop samples are reported in and the factor from ticks:
 // cycles when the TSC times them and the core clock is known, else ns.
 func sampleScale(clk Clock) (unit string, scale float64) {
+	if isCycleTimer(clk.Ticks) {
+		return "cycles", 1
+	}
 	if clk.Ticks == "tsc" && clk.GHz > 0 {
 		return "cycles", clk.TickNS * clk.GHz
 	}

@@ -43,6 +43,7 @@ type Point struct {
 	Events  []EventCount `json:"events,omitempty"`
 
 	blockNS []float64 // one pass's block times, merged by Run
+	ticks   []uint64  // one pass's single-hop samples, merged by Run
 }
 
 // SampleStats summarises the single-hop samples of one size, in Unit, bias included.

@@ -12,6 +12,9 @@ func WriteHeader(w io.Writer, r *Result) {
 		"(fastest of %d blocks over %d passes), %d single-hop samples per size\n",
 		r.Order, r.LineBytes, r.HopsPerSize, r.Blocks, r.Passes, r.SamplesPerSize)
 	fmt.Fprintf(w, "clock: %s\n", describeClock(r.Clock))
+	if r.Clock.TicksNote != "" {
+		fmt.Fprintf(w, "timer: %s, not the cycle counter: %s\n", r.Clock.Ticks, r.Clock.TicksNote)
+	}
 	if len(r.Caches) > 0 {
 		var cs []string
 		for _, c := range r.Caches {
@@ -34,7 +37,17 @@ func WriteHeader(w io.Writer, r *Result) {
 
 func describeClock(c Clock) string {
 	var s string
-	if c.Ticks == "tsc" {
+	if isCycleTimer(c.Ticks) {
+		instr := "RDPMC"
+		if c.Ticks == TimerPmccntr {
+			instr = "MRS PMCCNTR_EL0"
+		}
+		s = fmt.Sprintf("single hops timed with the cycle counter read from user space (%s, no system call", instr)
+		if c.TickNS > 0 {
+			s += fmt.Sprintf("; %.3f GHz", 1/c.TickNS)
+		}
+		s += ")"
+	} else if c.Ticks == "tsc" {
 		s = fmt.Sprintf("single hops timed with the TSC (%.3f GHz", 1/c.TickNS)
 		if c.ResolutionTicks > 1.5 {
 			s += fmt.Sprintf(", advancing in steps of %.1f ns: single hops faster than that are not resolved", c.ResolutionTicks*c.TickNS)
