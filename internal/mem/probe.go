@@ -287,7 +287,7 @@ func finishPoint(p *Point, ticks []uint64, clk Clock) {
 	}
 	p.Samples = Stats(xs, unit, clk.BiasTicks*scale)
 	p.Samples.Resolution = round1(clk.ResolutionTicks * scale)
-	p.Hist = Histogram(xs, 20)
+	p.Hist = Histogram(xs, 20, clk.ResolutionTicks*scale)
 }
 
 // sampleScale is the unit single-hop samples are reported in and the factor from ticks:

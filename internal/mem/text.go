@@ -152,7 +152,7 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 		}
 		fmt.Fprintf(w, "  %s list: median %g %s - bias %g = %g %s per access (block average %.1f%s)\n",
 			FormatSize(p.SizeBytes), p.Samples.Median, p.Samples.Unit, p.Samples.Bias, est, p.Samples.Unit, avg, note)
-		WriteHistogram(w, p.Hist, "  ")
+		WriteHistogram(w, p.Hist, "  ", p.Samples.Resolution)
 	}
 }
 
