@@ -1,7 +1,9 @@
 package mem
 
 import (
+	"bufio"
 	"fmt"
+	"strconv"
 	"io"
 	"strings"
 )
@@ -27,6 +29,9 @@ func WriteHeader(w io.Writer, r *Result) {
 		fmt.Fprintf(w, "caches (sysfs, cpu0): %s\n", strings.Join(cs, ", "))
 	} else {
 		fmt.Fprintln(w, "caches: sysfs describes none on this machine; tiers are not named")
+	}
+	if r.Pages != nil {
+		fmt.Fprintf(w, "pages: %s\n", describePages(r.Pages))
 	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -130,6 +135,9 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 	if len(r.Steps) == 0 {
 		fmt.Fprintln(w, "  none found")
 	}
+	if r.Pages != nil {
+		fmt.Fprintf(w, "pages: %s\n", pagesUsed(r.Pages))
+	}
 	show := histSizes(r, hist)
 	if len(show) == 0 {
 		return
@@ -177,4 +185,65 @@ func histSizes(r *Result, mode string) map[int64]bool {
 		}
 	}
 	return show
+}
+
+// describePages says what pages the list asked for, under which system setting.
+func describePages(p *Pages) string {
+	var s string
+	switch p.Request {
+	case Pages4K:
+		s = fmt.Sprintf("%s base pages asked for (--pages 4k: MADV_NOHUGEPAGE)", FormatSize(int64(p.BaseBytes)))
+	case PagesTHP:
+		s = "transparent huge pages asked for (--pages thp: MADV_HUGEPAGE)"
+	default:
+		s = "the system's default (--pages default)"
+	}
+	if p.THP != "" {
+		s += "; THP setting " + p.THP
+	} else {
+		s += "; the kernel has no transparent huge pages"
+	}
+	return s
+}
+
+// pagesUsed says how much of the list was on huge pages.
+func pagesUsed(p *Pages) string {
+	if p.HugeError != "" {
+		return fmt.Sprintf("unknown how much of the %s list was on huge pages (%s)", FormatSize(p.ListBytes), p.HugeError)
+	}
+	if p.HugeBytes == 0 {
+		return fmt.Sprintf("the %s list was on %s base pages only (AnonHugePages 0)", FormatSize(p.ListBytes), FormatSize(int64(p.BaseBytes)))
+	}
+	if p.HugeBytes >= p.ListBytes {
+		return fmt.Sprintf("all of the %s list on transparent huge pages (AnonHugePages %s)", FormatSize(p.ListBytes), FormatSize(p.HugeBytes))
+	}
+	return fmt.Sprintf("%s of the %s list on transparent huge pages (AnonHugePages), the rest on %s pages",
+		FormatSize(p.HugeBytes), FormatSize(p.ListBytes), FormatSize(int64(p.BaseBytes)))
+}
+
+// WriteText prints a whole result as pmc mem prints it while it runs: header, one row per
+// size, then the summary (pmc show of a pmc.mem/v1 file prints the same).
+func WriteText(w io.Writer, r *Result, hist string) {
+	WriteHeader(w, r)
+	for _, p := range r.Points {
+		WriteRow(w, p)
+	}
+	WriteSummary(w, r, hist)
+}
+
+// WriteSamples writes every single-hop sample as the seed's samples.dat did, one latency per
+// line (in samples.unit, bias included), followed by the list's size in bytes, so the seed's
+// one-liner (awk '{h[$1]++}...') still reads the first column and awk '$2 == 8192' picks one
+// size.
+func WriteSamples(w io.Writer, r *Result) error {
+	bw := bufio.NewWriter(w)
+	for _, p := range r.Points {
+		for _, x := range p.raw {
+			bw.WriteString(strconv.FormatFloat(round1(x), 'f', -1, 64))
+			bw.WriteByte(' ')
+			bw.WriteString(strconv.FormatInt(p.SizeBytes, 10))
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
 }
