@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 

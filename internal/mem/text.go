@@ -3,8 +3,8 @@ package mem
 import (
 	"bufio"
 	"fmt"
-	"strconv"
 	"io"
+	"strconv"
 	"strings"
 )
 
