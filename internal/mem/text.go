@@ -155,7 +155,7 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 		}
 		est := round1(p.Samples.Median - p.Samples.Bias)
 		note := ""
-		if est <= p.Samples.Resolution {
+		if p.Samples.Resolution > 1.5 && est <= p.Samples.Resolution {
 			note = fmt.Sprintf(", not resolved by a clock that steps by %g", p.Samples.Resolution)
 		}
 		fmt.Fprintf(w, "  %s list: median %g %s - bias %g = %g %s per access (block average %.1f%s)\n",
