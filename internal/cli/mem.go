@@ -32,6 +32,8 @@ type memFlags struct {
 	json       bool
 	output     string
 	histograms string
+	pages      string
+	samplesOut string
 }
 
 func newMemCmd(e *env) *cobra.Command {
@@ -46,7 +48,11 @@ in ns (the fastest of several timed blocks) and in cycles (counted with the hard
 event, or calibrated from the core clock when there is no PMU, and then labelled so), and
 single hops timed one per traversal, shown as histograms. Then the tiers (L1, L2, L3, DRAM,
 TLB reach) and the sizes where latency steps up, compared with the cache sizes in sysfs.
-Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md).`,
+Single hops are timed with the hardware cycle counter read from user space where the kernel
+allows it (x86 RDPMC; arm64 with kernel.perf_user_access=1), else with the TSC (x86) or the
+monotonic clock; the output says which and why. Progress goes to stderr when it is a terminal.
+Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md), which
+pmc show prints as text again.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return runMem(e, f) },
 	}
@@ -65,6 +71,8 @@ Text goes to stdout; --json writes the schema pmc.mem/v1 (docs/json-schema.md).`
 	fl.BoolVar(&f.json, "json", false, "write JSON (schema pmc.mem/v1) instead of text")
 	fl.StringVarP(&f.output, "output", "o", "", "write the output to FILE instead of stdout")
 	fl.StringVar(&f.histograms, "histograms", "tiers", "latency histograms to print: tiers (one size per tier), all, none")
+	fl.StringVar(&f.pages, "pages", d.Pages, "pages of the list: default (the system's THP setting), 4k (base pages: MADV_NOHUGEPAGE, provokes TLB misses), thp (transparent huge pages: MADV_HUGEPAGE)")
+	fl.StringVar(&f.samplesOut, "samples-file", "", "write every single-hop sample to FILE, one per line: latency (as in the histograms) and the list size in bytes (the seed's samples.dat)")
 	return cmd
 }
 
@@ -91,6 +99,9 @@ func (f *memFlags) config() (mem.Config, error) {
 		return c, fmt.Errorf("--max: %w", err)
 	}
 	if c.Order, err = mem.ParseOrder(f.order); err != nil {
+		return c, err
+	}
+	if c.Pages, err = mem.ParsePages(f.pages); err != nil {
 		return c, err
 	}
 	switch f.histograms {
@@ -130,13 +141,25 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		caches = nil // named in the output: tiers are then not matched to caches
 	}
-	var file *outfile.File // -o, opened before the sweep so a bad path fails at once
+	c.PerfUserAccess, c.PerfUserAccessKnown = m.PerfUserAccess()
+	c.THPMode = m.THPMode()
+	c.AnonHuge = m.AnonHugeBytes
+	var file, samplesFile *outfile.File // opened before the sweep so a bad path fails at once
 	if f.output != "" {
 		if file, err = outfile.Create(f.output, outfile.Replace); err != nil {
 			return fmt.Errorf("-o: %w", err)
 		}
 		defer file.Abort() // after Close it does nothing
 	}
+	if f.samplesOut != "" {
+		if samplesFile, err = outfile.Create(f.samplesOut, outfile.Replace); err != nil {
+			return fmt.Errorf("--samples-file: %w", err)
+		}
+		defer samplesFile.Abort()
+	}
+	prog := newMemProgress(e.stderr)
+	defer prog.clear()
+	c.Tick = prog.tick
 	var out bytes.Buffer
 	w := io.Writer(e.stdout)
 	if file != nil || f.json {
@@ -144,7 +167,12 @@ func runMem(e *env, f *memFlags) error {
 	}
 	if !f.json {
 		c.Start = func(r *mem.Result) { mem.WriteHeader(w, r) }
-		c.Progress = func(p mem.Point) { mem.WriteRow(w, p) }
+		c.Progress = func(p mem.Point) {
+			if w == e.stdout {
+				prog.clear() // the row goes where the progress line may be
+			}
+			mem.WriteRow(w, p)
+		}
 	}
 	// Ctrl-C, SIGTERM, SIGHUP and SIGQUIT end the sweep after the current size, and what was
 	// measured is written as usual.
@@ -152,6 +180,7 @@ func runMem(e *env, f *memFlags) error {
 	defer stop()
 	c.Stop = func() bool { return ctx.Err() != nil }
 	res, err := mem.Run(c, caches)
+	prog.clear()
 	if err != nil {
 		return err
 	}
@@ -159,6 +188,14 @@ func runMem(e *env, f *memFlags) error {
 		res.Notes = append(res.Notes, hint)
 		if !f.json {
 			fmt.Fprintf(e.stderr, "pmc mem: %s\n", hint)
+		}
+	}
+	if samplesFile != nil {
+		if err := mem.WriteSamples(samplesFile, res); err != nil {
+			return fmt.Errorf("--samples-file: %w", err)
+		}
+		if err := samplesFile.Close(); err != nil {
+			return fmt.Errorf("--samples-file: %w", err)
 		}
 	}
 	if f.json {
@@ -195,4 +232,40 @@ func memNoPMUHint(m *host.Machine, c mem.Config) string {
 		}
 	}
 	return ""
+}
+
+// stderrIsTerminal reports whether w is a terminal (tests replace it).
+var stderrIsTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && unix.IsTerminal(int(f.Fd()))
+}
+
+// memProgress shows where a long sweep is, on one line of stderr rewritten in place, only
+// when stderr is a terminal: never in a file, a pipe, or the JSON and text on stdout.
+type memProgress struct {
+	w     io.Writer
+	shown bool
+}
+
+func newMemProgress(stderr io.Writer) *memProgress {
+	if !stderrIsTerminal(stderr) {
+		return &memProgress{}
+	}
+	return &memProgress{w: stderr}
+}
+
+func (p *memProgress) tick(pass, passes, k, sizes int, size int64) {
+	if p.w == nil {
+		return
+	}
+	fmt.Fprintf(p.w, "\rpmc mem: pass %d/%d, size %d/%d (%s)\x1b[K", pass+1, passes, k+1, sizes, mem.FormatSize(size))
+	p.shown = true
+}
+
+// clear erases the progress line (before a row, and at the end).
+func (p *memProgress) clear() {
+	if p.w != nil && p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.shown = false
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/result"
 
 	"github.com/spf13/cobra"
@@ -16,19 +17,21 @@ import (
 
 // showFlags are the options of `pmc show`.
 type showFlags struct {
-	sep  string
-	csv  bool
-	json bool
+	sep        string
+	csv        bool
+	json       bool
+	histograms string
 }
 
 func newShowCmd(e *env) *cobra.Command {
 	f := &showFlags{}
 	cmd := &cobra.Command{
 		Use:   "show [--csv | -x SEP | --json] FILE",
-		Short: "print a saved result (pmc stat --json, or include/pmc.h's JSON) like pmc stat does",
+		Short: "print a saved result (pmc stat --json, include/pmc.h's JSON, pmc mem --json) as the command did",
 		Long: `Print a pmc.stat/v1 JSON file the way pmc stat prints its results. A file written by
 include/pmc.h (self-measured regions) prints one table per region, in the order the
-regions were first entered. "-" reads standard input.`,
+regions were first entered. A pmc.mem/v1 file (pmc mem --json) prints the text pmc mem
+printed. "-" reads standard input.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			data, err := readInput(args[0], cmd.InOrStdin(), limitResult, "pmc show")
@@ -42,6 +45,7 @@ regions were first entered. "-" reads standard input.`,
 	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV with this separator, perf's columns (RFC 4180 quoting)")
 	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
 	fl.BoolVar(&f.json, "json", false, "the JSON again, normalised (summary filled in)")
+	fl.StringVar(&f.histograms, "histograms", "tiers", "pmc.mem/v1 files: latency histograms to print: tiers, all, none")
 	return cmd
 }
 
@@ -59,6 +63,12 @@ type savedResult struct {
 func showResult(w io.Writer, data []byte, f *showFlags) error {
 	if f.csv && f.sep != "" || f.json && (f.csv || f.sep != "") {
 		return usageErr(errors.New("choose one output: --csv, -x SEP or --json"))
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if json.Unmarshal(data, &head) == nil && head.Schema == mem.SchemaVersion {
+		return showMem(w, data, f)
 	}
 	var docs []savedResult
 	err := result.Decode(bytes.NewReader(data), func(doc *result.Stat, raw json.RawMessage) error {
@@ -131,5 +141,31 @@ func showOne(w io.Writer, saved savedResult, f *showFlags) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// showMem prints a pmc.mem/v1 document as pmc mem printed it (or its JSON again).
+func showMem(w io.Writer, data []byte, f *showFlags) error {
+	if f.csv || f.sep != "" {
+		return usageErr(errors.New("a pmc.mem/v1 file prints as text or --json, not CSV"))
+	}
+	switch f.histograms {
+	case "tiers", "all", "none":
+	default:
+		return usageErr(fmt.Errorf("--histograms %q: want tiers, all or none", f.histograms))
+	}
+	var r mem.Result
+	if err := json.Unmarshal(data, &r); err != nil {
+		return usageErr(fmt.Errorf("not a pmc.mem/v1 file: %w", err))
+	}
+	if len(r.Points) == 0 {
+		return usageErr(errors.New("the pmc.mem/v1 file holds no points"))
+	}
+	if f.json {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(&r)
+	}
+	mem.WriteText(w, &r, f.histograms)
 	return nil
 }

@@ -8,9 +8,13 @@ import (
 
 // Clock says how pmc mem turned time into cycles on this machine.
 type Clock struct {
-	// Ticks is the clock that times single hops: "tsc" (x86 time-stamp counter) or
-	// "monotonic" (the OS clock, nanosecond ticks).
+	// Ticks is the timer of single hops: "rdpmc" (x86-64) or "pmccntr" (arm64), the
+	// hardware cycle counter read from user space (ticks are cycles); "tsc" (x86 time-stamp
+	// counter) or "monotonic" (the OS clock, nanosecond ticks) when it cannot be read.
 	Ticks string `json:"ticks"`
+	// TicksNote says why the cycle counter does not time single hops, and what would let it
+	// (e.g. kernel.perf_user_access=1); empty when it does.
+	TicksNote string `json:"ticks_note,omitempty"`
 	// TickNS is the length of one tick in nanoseconds (measured against the monotonic clock
 	// for the TSC).
 	TickNS float64 `json:"tick_ns"`
@@ -73,10 +77,15 @@ func calibrateGHz(tries int) float64 {
 
 // measureBias returns the median of n empty timed intervals and the clock's resolution, in
 // ticks.
-func measureBias(n int) (bias, resolution float64) {
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = float64(timedNothing())
+func measureBias(tm timer, n int) (bias, resolution float64) {
+	xs := make([]float64, 0, n)
+	for range n {
+		if t, ok := tm.nothing(); ok {
+			xs = append(xs, float64(t))
+		}
+	}
+	if len(xs) == 0 {
+		return 0, 1
 	}
 	return median(xs), Resolution(xs)
 }

@@ -3,8 +3,10 @@ package mem
 import (
 	"errors"
 	"fmt"
+	"runtime"
 
 	pe "github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // EventSpec is an event to count per size, already resolved to an attr (package events).
@@ -20,6 +22,10 @@ type counterSet struct {
 	ctrs   []*pe.Counter // nil where the event could not be opened
 	errs   []error
 	cycles int
+	// cyclesErr is why the cycles counter did not open; page is its perf mmap page (nil when
+	// it could not be mapped), which says whether user space may read the counter.
+	cyclesErr error
+	page      []byte
 }
 
 // blockCount is one counter's change over a block, scaled for multiplexing.
@@ -40,10 +46,26 @@ var cyclesAttr = pe.Attr{Type: pe.TypeHardware, Config: pe.HWCPUCycles, ExcludeK
 func openCounters(events []EventSpec) (*counterSet, []string) {
 	cs := &counterSet{cycles: -1}
 	var notes []string
-	if c, err := pe.Open("cycles", cyclesAttr, pe.CallingThread, pe.AnyCPU, nil); err == nil {
+	a := cyclesAttr
+	if runtime.GOARCH == "arm64" {
+		// The arm64 PMU's format: config1 bit 0 "long" (64-bit), bit 1 "rdpmc" (user-space
+		// reads when perf_user_access is 1; the dedicated cycle counter is then index 32).
+		a.Config1 = 0x3
+	}
+	c, err := pe.Open("cycles", a, pe.CallingThread, pe.AnyCPU, nil)
+	if err != nil && a.Config1 != 0 {
+		c, err = pe.Open("cycles", cyclesAttr, pe.CallingThread, pe.AnyCPU, nil)
+	}
+	if err == nil {
 		cs.names, cs.ctrs, cs.errs, cs.cycles = append(cs.names, "cycles"), append(cs.ctrs, c), append(cs.errs, nil), 0
-	} else if errors.Is(err, pe.ErrPermission) {
-		notes = append(notes, "cycles: "+err.Error())
+		if page, err := unix.Mmap(c.FD(), 0, unix.PageSize(), unix.PROT_READ, unix.MAP_SHARED); err == nil {
+			cs.page = page
+		}
+	} else {
+		cs.cyclesErr = err
+		if errors.Is(err, pe.ErrPermission) {
+			notes = append(notes, "cycles: "+err.Error())
+		}
 	}
 	for _, ev := range events {
 		a := ev.Attr
@@ -112,6 +134,10 @@ func (cs *counterSet) perHop(counts []blockCount, hops int) []EventCount {
 }
 
 func (cs *counterSet) close() {
+	if cs.page != nil {
+		unix.Munmap(cs.page)
+		cs.page = nil
+	}
 	for _, c := range cs.ctrs {
 		if c != nil {
 			c.Close()

@@ -15,7 +15,11 @@
 //     on architectures without that calibration, ns only, said so in the output;
 //   - single-hop samples taken the seed's way: one hop per traversal (every 256 hops for
 //     lists longer than 256 lines, to bound the run time) timed alone between two reads of
-//     the time-stamp counter (LFENCE; RDTSC; load; LFENCE; RDTSC), with the bias of an empty
+//     the hardware cycle counter from user space where the kernel allows it (RDPMC with the
+//     index of the cycles event's perf page on x86-64; MRS PMCCNTR_EL0 on arm64 with
+//     perf_user_access=1; internal/unix's assembly, ChooseTimer says why not otherwise),
+//     else of the time-stamp counter (LFENCE; RDTSC; load; LFENCE; RDTSC) or the monotonic
+//     clock, with the bias of an empty
 //     timed interval measured and shown, as a histogram like the seed's one-liner (value,
 //     count, bar). The clock's resolution is measured too: the TSC of the Zen 3 VM advances
 //     in 10 ns steps, so its samples resolve L3 and DRAM hops but not L1 and L2 ones.

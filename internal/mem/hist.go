@@ -12,14 +12,36 @@ import (
 // by value. Values are rounded to integers; when there are more than maxRows distinct values
 // the bins widen (1, 2, 5, 10, 20, 50...) until the 1st..99th percentile fits in maxRows, and
 // the samples above the last row are gathered into one overflow row.
-func Histogram(samples []float64, maxRows int) []Bin {
+//
+// step is the timer's resolution in the samples' unit: a clock that advances in steps of
+// more than 1.5 (the Zen 3 VM's TSC: 10 ns = 24.5 ticks, 31.6 cycles) gives values k*step
+// give or take a tick, so values are first snapped to the nearest multiple of step and the
+// bins are whole steps: one step of the clock is one row, never two (94.6 and 95.8 cycles
+// are both 3 steps, 94.9). With step <= 1.5 values are rounded to integers.
+func Histogram(samples []float64, maxRows int, step float64) []Bin {
 	if len(samples) == 0 || maxRows < 2 {
 		return nil
 	}
+	unit := 1.0
+	if step > 1.5 {
+		unit = step
+	}
 	xs := slices.Clone(samples)
 	for i, x := range xs {
-		xs[i] = math.Round(x)
+		xs[i] = math.Round(x / unit)
 	}
+	bins := histogram(xs, maxRows)
+	if unit != 1 {
+		for i := range bins {
+			bins[i].Low = round1(bins[i].Low * unit)
+			bins[i].Width = round1(bins[i].Width * unit)
+		}
+	}
+	return bins
+}
+
+// histogram bins integer values.
+func histogram(xs []float64, maxRows int) []Bin {
 	slices.Sort(xs)
 	distinct := 1
 	for i := 1; i < len(xs); i++ {
@@ -85,8 +107,13 @@ func niceWidths() []float64 {
 
 // WriteHistogram prints bins as the seed's one-liner did: the value, the count, and a bar of
 // '#' scaled so the largest count is 60 wide (any non-zero count gets at least one '#').
-// A bin wider than 1 shows its range; the overflow row shows ">=low".
-func WriteHistogram(w io.Writer, bins []Bin, indent string) {
+// A bin wider than one step of the clock (1, or step when the samples were snapped to
+// steps; see Histogram) shows its range, low to its last value; the overflow row ">=low".
+func WriteHistogram(w io.Writer, bins []Bin, indent string, step float64) {
+	unit := 1.0
+	if step > 1.5 {
+		unit = round1(step)
+	}
 	maxc := 0
 	for _, b := range bins {
 		maxc = max(maxc, b.Count)
@@ -96,8 +123,14 @@ func WriteHistogram(w io.Writer, bins []Bin, indent string) {
 		switch {
 		case b.Over:
 			label = fmt.Sprintf(">=%g", b.Low)
-		case b.Width > 1:
-			label = fmt.Sprintf("%g-%g", b.Low, b.Low+b.Width-1)
+		case b.Width > unit*1.01:
+			// Bins of whole steps end a step below the next; older files' bins (integer
+			// widths over stepped values) one below.
+			last := b.Width - 1
+			if k := math.Round(b.Width / unit); math.Abs(b.Width-k*unit) < 0.01*b.Width {
+				last = b.Width - unit
+			}
+			label = fmt.Sprintf("%g-%g", b.Low, round1(b.Low+last))
 		}
 		n := int(math.Ceil(60 * float64(b.Count) / float64(maxc)))
 		fmt.Fprintf(w, "%s%11s %5d %s\n", indent, label, b.Count, strings.Repeat("#", n))

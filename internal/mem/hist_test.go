@@ -3,7 +3,9 @@ package mem
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -45,7 +47,7 @@ func TestHistogramGolden(t *testing.T) {
 	var b bytes.Buffer
 	for _, c := range cases {
 		fmt.Fprintf(&b, "%s:\n", c.name)
-		bins := Histogram(c.xs, 20)
+		bins := Histogram(c.xs, 20, 1)
 		total := 0
 		for _, bin := range bins {
 			total += bin.Count
@@ -56,10 +58,10 @@ func TestHistogramGolden(t *testing.T) {
 		if len(bins) > 20 {
 			t.Errorf("%s: %d rows, more than 20", c.name, len(bins))
 		}
-		WriteHistogram(&b, bins, "")
+		WriteHistogram(&b, bins, "", 1)
 	}
 	golden(t, "hist.golden", b.Bytes())
-	if Histogram(nil, 20) != nil {
+	if Histogram(nil, 20, 1) != nil {
 		t.Error("no samples must give no bins")
 	}
 }
@@ -88,5 +90,53 @@ func TestStats(t *testing.T) {
 	s := Stats(xs, "ns", 1)
 	if s.Count != 5 || s.Min != 1 || s.Median != 3 || s.Max != 5 || s.P10 != 1 || s.P90 != 5 {
 		t.Errorf("%+v", s)
+	}
+}
+
+// fakeTSC is a time-stamp counter that advances in steps of 24.5 ticks (10 ns at 2.445
+// GHz), like the Zen 3 VM's: reading it at time ns gives the last step's value.
+func fakeTSC(ns float64) uint64 { return uint64(math.Floor(ns/10) * 24.5) }
+
+// TestHistogramOneStepOneBin: single hops of 30..40 ns timed with a stepped TSC read as
+// 73 or 74 ticks (3 steps) or 98 (4 steps); in cycles (x1.2953) that is 94.6, 95.8 and 126.9.
+// Binned by integers they were three rows (one step shown as two); aligned to the clock's
+// resolution they are two, and the rows' labels are whole steps.
+func TestHistogramOneStepOneBin(t *testing.T) {
+	const scale = 0.409 * 3.167 // ns per tick x GHz: cycles per tick
+	r := rand.New(rand.NewPCG(3, 4))
+	var bias, xs []float64
+	for range 500 {
+		start := r.Float64() * 1e6
+		bias = append(bias, float64(fakeTSC(start+21)-fakeTSC(start)))
+		xs = append(xs, float64(fakeTSC(start+31+r.Float64()*4)-fakeTSC(start))*scale)
+	}
+	res := Resolution(bias) // ticks
+	if res < 24 || res > 25 {
+		t.Fatalf("fake TSC resolution %g ticks, want 24.5", res)
+	}
+	bins := Histogram(xs, 20, res*scale)
+	var b bytes.Buffer
+	WriteHistogram(&b, bins, "", res*scale)
+	if len(bins) != 2 || bins[0].Count+bins[1].Count != 500 {
+		t.Fatalf("%d rows, want 2 (3 and 4 steps):\n%s", len(bins), b.String())
+	}
+	for _, bin := range bins {
+		if k := bin.Low / (res * scale); math.Abs(k-math.Round(k)) > 0.01 {
+			t.Errorf("row %g is not a whole number of steps (%g)", bin.Low, k)
+		}
+	}
+	if old := Histogram(xs, 20, 1); len(old) != 3 {
+		t.Errorf("integer bins: %d rows; the test no longer shows the split it guards against", len(old))
+	}
+	// Many steps: the rows widen by whole steps and the labels end on a step.
+	var wide []float64
+	for k := range 400 {
+		wide = append(wide, float64(k%60)*res*scale)
+	}
+	bins = Histogram(wide, 20, res*scale)
+	b.Reset()
+	WriteHistogram(&b, bins, "", res*scale)
+	if len(bins) > 20 || !strings.HasPrefix(strings.TrimSpace(b.String()), "0-127 ") {
+		t.Errorf("wide stepped samples:\n%s", b.String())
 	}
 }

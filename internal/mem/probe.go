@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Config is a validated `pmc mem` request.
@@ -21,6 +23,19 @@ type Config struct {
 	Samples int // single-hop samples per size
 	Order   Order
 	Events  []EventSpec // counted per size on the probing thread; may be empty
+	// PerfUserAccess is /proc/sys/kernel/perf_user_access (host), Known false when the
+	// file is missing: on arm64 it decides whether the cycle counter times single hops.
+	PerfUserAccess      string
+	PerfUserAccessKnown bool
+	// Pages is the page size asked for the list: PagesDefault, Pages4K or PagesTHP.
+	Pages string
+	// THPMode is the system's THP setting (host.THPMode), reported beside the pages.
+	THPMode string
+	// AnonHuge, when set, reads how many bytes of the mapping containing addr are backed
+	// by huge pages (host.AnonHugeBytes); it is asked once the list is fully touched.
+	AnonHuge func(addr uint64) (int64, error)
+	// Tick, when set, is called before each size of each pass (progress on long sweeps).
+	Tick func(pass, passes, k, sizes int, size int64)
 	// Start, when set, is called once the clock is calibrated, before the first size.
 	Start func(*Result)
 	// Progress, when set, is called after each size with its point.
@@ -39,7 +54,7 @@ const (
 // Default is the configuration of a plain `pmc mem`: 4 KiB to 256 MiB, sqrt(2) apart.
 func Default() Config {
 	return Config{Min: 4 << 10, Max: 256 << 20, StepsPerOctave: 2, Hops: 1 << 19, Blocks: 18, Passes: 6,
-		Samples: 1000, Order: Random}
+		Samples: 1000, Order: Random, Pages: PagesDefault}
 }
 
 // Validate checks c and names the flag to fix.
@@ -61,6 +76,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--hops %d: want %d..2^30 (at least one per block)", c.Hops, c.Blocks)
 	case c.Samples < 0 || c.Samples > 1<<20:
 		return fmt.Errorf("--samples %d: want 0..1048576", c.Samples)
+	}
+	if _, err := ParsePages(c.Pages); err != nil {
+		return err
 	}
 	_, err := ParseOrder(string(c.Order))
 	return err
@@ -104,8 +122,23 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	defer cs.close()
 	res.Notes = append(res.Notes, notes...)
 
-	res.Clock = Clock{Ticks: tickSource, TickNS: calibrateTicks(30 * time.Millisecond), Cycles: "none"}
-	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(1001)
+	tm := clockTimer()
+	facts := TimerFacts{Arch: runtime.GOARCH, Instr: unix.CycleCounterArch,
+		PerfUserAccess: c.PerfUserAccess, PerfUserAccessKnown: c.PerfUserAccessKnown}
+	if cs.cyclesErr != nil {
+		facts.CyclesErr = cs.cyclesErr.Error()
+	} else if cs.page == nil {
+		facts.CyclesErr = "its perf page could not be mapped"
+	}
+	pageFacts(&facts, cs.page)
+	useCycles, note := ChooseTimer(facts)
+	if useCycles {
+		tm = cycleTimer(cs.page)
+		res.Clock = Clock{Ticks: tm.name, TickNS: cycleTickNS(cs, 30*time.Millisecond), Cycles: "none"}
+	} else {
+		res.Clock = Clock{Ticks: tm.name, TicksNote: note, TickNS: calibrateTicks(30 * time.Millisecond), Cycles: "none"}
+	}
+	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(tm, 1001)
 	if cs.cycles >= 0 {
 		res.Clock.Cycles = "pmu"
 	} else if ghz := calibrateGHz(15); ghz > 0 {
@@ -116,14 +149,16 @@ func Run(c Config, caches []Cache) (*Result, error) {
 		res.Notes = append(res.Notes, "no cycle counter and no clock calibration on "+runtime.GOARCH+": latencies in ns only")
 	}
 
-	if c.Start != nil {
-		c.Start(res)
-	}
 	sizes := Sizes(c.Min, c.Max, c.StepsPerOctave)
 	maxLines := int(sizes[len(sizes)-1] / LineBytes)
-	buf, err := allocate(maxLines * stride)
+	buf, addr, free, err := allocate(maxLines*stride, c.Pages)
 	if err != nil {
 		return nil, err
+	}
+	defer free()
+	res.Pages = &Pages{Request: c.Pages, BaseBytes: unix.PageSize(), THP: c.THPMode, ListBytes: int64(len(buf)) * 4}
+	if c.Start != nil {
+		c.Start(res)
 	}
 	perms := make([][]uint32, len(sizes)) // kept for the later passes: about size/8 bytes in all
 	res.Points = make([]Point, len(sizes))
@@ -142,6 +177,9 @@ sweep:
 				res.Interrupted = true
 				break sweep
 			}
+			if c.Tick != nil {
+				c.Tick(pass, c.Passes, k, len(sizes), size)
+			}
 			lines := int(size / LineBytes)
 			if perms[k] == nil {
 				perms[k] = Cycle(nil, lines, c.Order)
@@ -151,7 +189,9 @@ sweep:
 				perms[k] = nil
 			}
 			tick := make([]uint64, ns)
-			p := measure(buf, lines, c.Hops/c.Blocks, nb, cs, tick)
+			p := measure(buf, lines, c.Hops/c.Blocks, nb, cs, tm, tick)
+			tick = p.ticks
+			p.ticks = nil
 			samples[k] = append(samples[k], tick...)
 			blocks[k] = append(blocks[k], p.blockNS...)
 			if pass == 0 || p.NS < res.Points[k].NS {
@@ -185,6 +225,13 @@ sweep:
 			}
 		}
 	}
+	if c.AnonHuge != nil {
+		if n, err := c.AnonHuge(uint64(addr)); err == nil {
+			res.Pages.HugeBytes = n
+		} else {
+			res.Pages.HugeError = err.Error()
+		}
+	}
 	res.Tiers, res.Steps = Detect(res.Points, caches)
 	if res.Steps == nil {
 		res.Steps = []Step{} // "steps": [] in JSON, not null
@@ -193,20 +240,42 @@ sweep:
 	return res, nil
 }
 
-// allocate makes the list buffer, turning the runtime's fatal out-of-memory into an error
-// where it can (a failed huge make panics with a runtime error before touching memory).
-func allocate(words int) (buf []uint32, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("cannot allocate %s for the list: %v; lower --max", FormatSize(int64(words)*4), r)
-		}
-	}()
-	return make([]uint32, words), nil
+// Page sizes of the list (--pages).
+const (
+	PagesDefault = "default" // whatever the system's THP setting gives
+	Pages4K      = "4k"      // base pages: madvise(MADV_NOHUGEPAGE)
+	PagesTHP     = "thp"     // transparent huge pages: madvise(MADV_HUGEPAGE)
+)
+
+// ParsePages validates a --pages value.
+func ParsePages(s string) (string, error) {
+	switch s {
+	case PagesDefault, Pages4K, PagesTHP:
+		return s, nil
+	}
+	return "", fmt.Errorf("--pages %q: want default, 4k (base pages) or thp (transparent huge pages)", s)
+}
+
+// allocate maps the list buffer outside the Go heap with the page size asked for, before
+// the first touch.
+func allocate(words int, pages string) (buf []uint32, addr uintptr, free func() error, err error) {
+	advice := 0
+	switch pages {
+	case Pages4K:
+		advice = unix.MADV_NOHUGEPAGE
+	case PagesTHP:
+		advice = unix.MADV_HUGEPAGE
+	}
+	buf, addr, free, err = unix.MapWords(words, advice)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("cannot map %s for the list (--pages %s): %v; lower --max", FormatSize(int64(words)*4), pages, err)
+	}
+	return buf, addr, free, nil
 }
 
 // measure chases the linked list of lines: a warm-up, nb timed blocks of per hops, then the
 // single-hop samples (left in samples, in ticks). The point holds the fastest block.
-func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64) Point {
+func measure(buf []uint32, lines, per, nb int, cs *counterSet, tm timer, samples []uint64) Point {
 	p := Point{Lines: lines}
 	i := chase(buf, 0, min(lines, max(per, 1<<16))) // warm the caches and TLBs the list fits in
 	p.blockNS = make([]float64, nb)
@@ -230,13 +299,23 @@ func measure(buf []uint32, lines, per, nb int, cs *counterSet, samples []uint64)
 	}
 	// One timed hop every `gap` hops: once per traversal for lists up to 256 lines, as the
 	// seed did, and every 256 hops beyond, to bound the run time of large lists.
+	// A sample the timer could not take (the counter was not on the CPU) is retried after
+	// another gap, a few times at most.
 	gap := min(lines, 256) - 1
-	for k := range samples {
+	n, misses := 0, 0
+	for n < len(samples) && misses < 8*len(samples)+8 {
 		i = chase(buf, i, gap)
-		var t uint64
-		i, t = timedHop(&buf[0], i)
-		samples[k] = t
+		next, t, ok := tm.hop(&buf[0], i)
+		i = next
+		if !ok {
+			misses++
+			i = chase(buf, i, 1)
+			continue
+		}
+		samples[n] = t
+		n++
 	}
+	p.ticks = samples[:n]
 	sink += i
 	return p
 }
@@ -252,14 +331,18 @@ func finishPoint(p *Point, ticks []uint64, clk Clock) {
 	for j, t := range ticks {
 		xs[j] = float64(t) * scale
 	}
+	p.raw = slices.Clone(xs)
 	p.Samples = Stats(xs, unit, clk.BiasTicks*scale)
 	p.Samples.Resolution = round1(clk.ResolutionTicks * scale)
-	p.Hist = Histogram(xs, 20)
+	p.Hist = Histogram(xs, 20, clk.ResolutionTicks*scale)
 }
 
 // sampleScale is the unit single-hop samples are reported in and the factor from ticks:
 // cycles when the TSC times them and the core clock is known, else ns.
 func sampleScale(clk Clock) (unit string, scale float64) {
+	if isCycleTimer(clk.Ticks) {
+		return "cycles", 1
+	}
 	if clk.Ticks == "tsc" && clk.GHz > 0 {
 		return "cycles", clk.TickNS * clk.GHz
 	}

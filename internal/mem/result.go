@@ -18,6 +18,7 @@ type Result struct {
 	SamplesPerSize int      `json:"samples_per_size"` // single-hop samples per size
 	Clock          Clock    `json:"clock"`
 	Caches         []Cache  `json:"caches,omitempty"` // sysfs, cpu 0; empty when sysfs has none
+	Pages          *Pages   `json:"pages,omitempty"`  // the list's pages; absent in older files
 	Points         []Point  `json:"points"`
 	Tiers          []Tier   `json:"tiers"`
 	Steps          []Step   `json:"steps"`
@@ -43,6 +44,8 @@ type Point struct {
 	Events  []EventCount `json:"events,omitempty"`
 
 	blockNS []float64 // one pass's block times, merged by Run
+	ticks   []uint64  // one pass's single-hop samples, merged by Run
+	raw     []float64 // every single-hop sample in Samples.Unit, in the order taken
 }
 
 // SampleStats summarises the single-hop samples of one size, in Unit, bias included.
@@ -110,3 +113,20 @@ type Step struct {
 	// any rise past the last cache: a TLB reach or a replacement effect).
 	Kind string `json:"kind"`
 }
+
+// Pages says what pages back the list: the request (--pages), the system's THP setting and
+// how much of the list the kernel actually put on huge pages.
+type Pages struct {
+	Request   string `json:"request"`       // "default", "4k" (MADV_NOHUGEPAGE) or "thp" (MADV_HUGEPAGE)
+	BaseBytes int    `json:"base_bytes"`    // the kernel's base page size
+	THP       string `json:"thp,omitempty"` // /sys/kernel/mm/transparent_hugepage/enabled: always, madvise, never; "" without THP
+	ListBytes int64  `json:"list_bytes"`    // the list's mapping (the largest size)
+	// HugeBytes is the part of the list's mapping backed by transparent huge pages
+	// (AnonHugePages in /proc/self/smaps) after the sweep; HugeError says why it is unknown.
+	HugeBytes int64  `json:"huge_bytes"`
+	HugeError string `json:"huge_error,omitempty"`
+}
+
+// RawSamples returns the point's single-hop samples in Samples.Unit, in the order they were
+// taken (nil for a point read back from JSON, which keeps only their summary).
+func (p Point) RawSamples() []float64 { return p.raw }

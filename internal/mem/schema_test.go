@@ -19,6 +19,9 @@ func jsonPaths(t reflect.Type, prefix string, out *[]string) {
 		path := prefix + name
 		*out = append(*out, path)
 		ft, suffix := f.Type, "."
+		if ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
 		if ft.Kind() == reflect.Slice {
 			ft, suffix = ft.Elem(), "[]."
 		}

@@ -1,8 +1,10 @@
 package mem
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -12,6 +14,9 @@ func WriteHeader(w io.Writer, r *Result) {
 		"(fastest of %d blocks over %d passes), %d single-hop samples per size\n",
 		r.Order, r.LineBytes, r.HopsPerSize, r.Blocks, r.Passes, r.SamplesPerSize)
 	fmt.Fprintf(w, "clock: %s\n", describeClock(r.Clock))
+	if r.Clock.TicksNote != "" {
+		fmt.Fprintf(w, "timer: %s, not the cycle counter: %s\n", r.Clock.Ticks, r.Clock.TicksNote)
+	}
 	if len(r.Caches) > 0 {
 		var cs []string
 		for _, c := range r.Caches {
@@ -25,6 +30,9 @@ func WriteHeader(w io.Writer, r *Result) {
 	} else {
 		fmt.Fprintln(w, "caches: sysfs describes none on this machine; tiers are not named")
 	}
+	if r.Pages != nil {
+		fmt.Fprintf(w, "pages: %s\n", describePages(r.Pages))
+	}
 	for _, n := range r.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
@@ -34,7 +42,17 @@ func WriteHeader(w io.Writer, r *Result) {
 
 func describeClock(c Clock) string {
 	var s string
-	if c.Ticks == "tsc" {
+	if isCycleTimer(c.Ticks) {
+		instr := "RDPMC"
+		if c.Ticks == TimerPmccntr {
+			instr = "MRS PMCCNTR_EL0"
+		}
+		s = fmt.Sprintf("single hops timed with the cycle counter read from user space (%s, no system call", instr)
+		if c.TickNS > 0 {
+			s += fmt.Sprintf("; %.3f GHz", 1/c.TickNS)
+		}
+		s += ")"
+	} else if c.Ticks == "tsc" {
 		s = fmt.Sprintf("single hops timed with the TSC (%.3f GHz", 1/c.TickNS)
 		if c.ResolutionTicks > 1.5 {
 			s += fmt.Sprintf(", advancing in steps of %.1f ns: single hops faster than that are not resolved", c.ResolutionTicks*c.TickNS)
@@ -117,6 +135,9 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 	if len(r.Steps) == 0 {
 		fmt.Fprintln(w, "  none found")
 	}
+	if r.Pages != nil {
+		fmt.Fprintf(w, "pages: %s\n", pagesUsed(r.Pages))
+	}
 	show := histSizes(r, hist)
 	if len(show) == 0 {
 		return
@@ -134,12 +155,12 @@ func WriteSummary(w io.Writer, r *Result, hist string) {
 		}
 		est := round1(p.Samples.Median - p.Samples.Bias)
 		note := ""
-		if est <= p.Samples.Resolution {
+		if p.Samples.Resolution > 1.5 && est <= p.Samples.Resolution {
 			note = fmt.Sprintf(", not resolved by a clock that steps by %g", p.Samples.Resolution)
 		}
 		fmt.Fprintf(w, "  %s list: median %g %s - bias %g = %g %s per access (block average %.1f%s)\n",
 			FormatSize(p.SizeBytes), p.Samples.Median, p.Samples.Unit, p.Samples.Bias, est, p.Samples.Unit, avg, note)
-		WriteHistogram(w, p.Hist, "  ")
+		WriteHistogram(w, p.Hist, "  ", p.Samples.Resolution)
 	}
 }
 
@@ -164,4 +185,65 @@ func histSizes(r *Result, mode string) map[int64]bool {
 		}
 	}
 	return show
+}
+
+// describePages says what pages the list asked for, under which system setting.
+func describePages(p *Pages) string {
+	var s string
+	switch p.Request {
+	case Pages4K:
+		s = fmt.Sprintf("%s base pages asked for (--pages 4k: MADV_NOHUGEPAGE)", FormatSize(int64(p.BaseBytes)))
+	case PagesTHP:
+		s = "transparent huge pages asked for (--pages thp: MADV_HUGEPAGE)"
+	default:
+		s = "the system's default (--pages default)"
+	}
+	if p.THP != "" {
+		s += "; THP setting " + p.THP
+	} else {
+		s += "; the kernel has no transparent huge pages"
+	}
+	return s
+}
+
+// pagesUsed says how much of the list was on huge pages.
+func pagesUsed(p *Pages) string {
+	if p.HugeError != "" {
+		return fmt.Sprintf("unknown how much of the %s list was on huge pages (%s)", FormatSize(p.ListBytes), p.HugeError)
+	}
+	if p.HugeBytes == 0 {
+		return fmt.Sprintf("the %s list was on %s base pages only (AnonHugePages 0)", FormatSize(p.ListBytes), FormatSize(int64(p.BaseBytes)))
+	}
+	if p.HugeBytes >= p.ListBytes {
+		return fmt.Sprintf("all of the %s list on transparent huge pages (AnonHugePages %s)", FormatSize(p.ListBytes), FormatSize(p.HugeBytes))
+	}
+	return fmt.Sprintf("%s of the %s list on transparent huge pages (AnonHugePages), the rest on %s pages",
+		FormatSize(p.HugeBytes), FormatSize(p.ListBytes), FormatSize(int64(p.BaseBytes)))
+}
+
+// WriteText prints a whole result as pmc mem prints it while it runs: header, one row per
+// size, then the summary (pmc show of a pmc.mem/v1 file prints the same).
+func WriteText(w io.Writer, r *Result, hist string) {
+	WriteHeader(w, r)
+	for _, p := range r.Points {
+		WriteRow(w, p)
+	}
+	WriteSummary(w, r, hist)
+}
+
+// WriteSamples writes every single-hop sample as the seed's samples.dat did, one latency per
+// line (in samples.unit, bias included), followed by the list's size in bytes, so the seed's
+// one-liner (awk '{h[$1]++}...') still reads the first column and awk '$2 == 8192' picks one
+// size.
+func WriteSamples(w io.Writer, r *Result) error {
+	bw := bufio.NewWriter(w)
+	for _, p := range r.Points {
+		for _, x := range p.raw {
+			bw.WriteString(strconv.FormatFloat(round1(x), 'f', -1, 64))
+			bw.WriteByte(' ')
+			bw.WriteString(strconv.FormatInt(p.SizeBytes, 10))
+			bw.WriteByte('\n')
+		}
+	}
+	return bw.Flush()
 }

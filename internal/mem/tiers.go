@@ -91,7 +91,7 @@ const (
 )
 
 // nameLevels sets each step's kind and labels the tiers L1, L2, ... DRAM by walking the
-// steps: a step matched to a cache, or a major unmatched one, moves to the next level; after
+// steps from the level of the first tier's smallest size: a step matched to a cache, or a major unmatched one, moves to the next level; after
 // the last data cache comes DRAM. Any other step keeps the level and adds "+TLB" (a TLB
 // reach: past it every hop also walks the page table, as in the seed's Main TLB tier).
 // Without sysfs caches the levels are numbered T1, T2... by major steps.
@@ -106,8 +106,13 @@ func nameLevels(tiers []Tier, steps []Step, data []Cache) {
 		}
 		return fmt.Sprintf("T%d", l+1)
 	}
+	// The first tier is the smallest cache that holds its first size (--min may start past
+	// L1), DRAM when none does.
 	if len(tiers) > 0 {
-		tiers[0].Level = name(0)
+		for level < len(data) && data[level].SizeBytes < tiers[0].FromBytes {
+			level++
+		}
+		tiers[0].Level = name(level)
 	}
 	past := func() bool { return len(data) > 0 && level >= len(data) }
 	for i := range steps {

@@ -120,3 +120,38 @@ func TestSizes(t *testing.T) {
 		t.Errorf("single size: %v", s)
 	}
 }
+
+// TestDetectMinAboveL1: a sweep that starts above L1 names its tiers from the sysfs cache
+// sizes, not from their order (`--min 1M` named its first tier L1): the Zen 3 curve from
+// 1 MiB starts in L3, from 64 KiB in L2, and past the last cache it is DRAM.
+func TestDetectMinAboveL1(t *testing.T) {
+	data, err := os.ReadFile("testdata/curves/zen3-vm.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c curve
+	if err := json.Unmarshal(data, &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		from int64
+		want string
+	}{{1 << 20, "L3 DRAM"}, {64 << 10, "L2 L3 DRAM"}, {4 << 10, "L1 L2 L3 DRAM"}, {64 << 20, "DRAM"}} {
+		var pts []Point
+		for _, p := range c.Points {
+			if p.SizeBytes >= tc.from {
+				pts = append(pts, p)
+			}
+		}
+		tiers, _ := Detect(pts, c.Caches)
+		var levels []string
+		for _, tr := range tiers {
+			if !strings.HasSuffix(tr.Level, "+TLB") {
+				levels = append(levels, tr.Level)
+			}
+		}
+		if got := strings.Join(levels, " "); got != tc.want {
+			t.Errorf("from %s: levels %q (%+v), want %q", FormatSize(tc.from), got, tiers, tc.want)
+		}
+	}
+}

@@ -37,7 +37,24 @@ func batch(g Guest, files []File) []Cmd {
 	if has(files, "/bin/pmc") && has(files, "/bin/loop") {
 		cmds = append(cmds, pmcBatch(g)...)
 	}
-	return append(cmds, extraCmds()...)
+	return only(append(cmds, extraCmds()...))
+}
+
+// only keeps the commands whose names start with PMC_QEMU_ONLY (when set), so that one
+// test's commands can be run on a loaded machine without the whole batch:
+// PMC_QEMU_ONLY=mem- ./test/qemu/run.sh -run TestMemTimer.
+func only(cmds []Cmd) []Cmd {
+	prefix := os.Getenv("PMC_QEMU_ONLY")
+	if prefix == "" {
+		return cmds
+	}
+	var out []Cmd
+	for _, c := range cmds {
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // extraCmds reads PMC_QEMU_EXTRA, a file of additional guest command lines (one per line, as

@@ -6,14 +6,21 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 )
 
-// bootTimeout bounds one guest run (boot + every command of its batch).
-const bootTimeout = 180 * time.Second
+// bootTimeout bounds one guest run (boot + every command of its batch); PMC_QEMU_TIMEOUT
+// (seconds) raises it on a loaded machine.
+var bootTimeout = func() time.Duration {
+	if s, err := strconv.Atoi(os.Getenv("PMC_QEMU_TIMEOUT")); err == nil && s > 0 {
+		return time.Duration(s) * time.Second
+	}
+	return 180 * time.Second
+}()
 
 // Cmd is one command of a guest's batch.
 type Cmd struct {

@@ -10,6 +10,7 @@
 //
 //	cat FILE...      print files (e.g. JSON written by `pmc stat --json -o FILE`)
 //	snapshot [ROOT]  print the PMU-related sysfs/procfs files under ROOT (default /)
+//	write FILE WORD  write WORD and a newline to FILE (a sysctl: write /proc/sys/kernel/x 1)
 //
 // Console protocol, for command number n (0-based, counting only commands):
 //
@@ -114,6 +115,14 @@ func run(words []string) ([]byte, int) {
 			out.Write(b)
 		}
 		return out.Bytes(), st
+	case "write":
+		if len(words) != 3 {
+			return []byte("write: want FILE WORD\n"), 2
+		}
+		if err := os.WriteFile(words[1], []byte(words[2]+"\n"), 0o644); err != nil {
+			return []byte(fmt.Sprintf("write: %v\n", err)), 1
+		}
+		return nil, 0
 	case "snapshot":
 		root := "/"
 		if len(words) > 1 {

@@ -41,6 +41,9 @@ func TestRun(t *testing.T) {
 		{"FOO=bar /usr/bin/env", "FOO=bar", 0},
 		{"/nonexistent/cmd", "guestinit: fork/exec /nonexistent/cmd: no such file or directory", 127},
 		{"FOO=bar", "guestinit: empty command", 127},
+		{"write " + f + " 1", "", 0},
+		{"write " + f, "write: want FILE WORD", 2},
+		{"write /nonexistent/x 1", "write: open /nonexistent/x", 1},
 	} {
 		out, st := run(strings.Fields(c.line))
 		if st != c.status {

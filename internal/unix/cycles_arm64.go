@@ -1,0 +1,3 @@
+package unix
+
+const cycleCounterArch = "pmccntr"
