@@ -48,6 +48,8 @@ type Entry struct {
 	// where samples hit, from every sample with this entry on its stack. Only with
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
+
+	depth int // the most frames from a sample's outermost caller down to this entry (Children)
 }
 
 // Node is a node of a call tree: a symbol (or address) and the period through it.
@@ -149,6 +151,9 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 			}
 			seen[e] = true
 			e.Children += s.Period
+			if d := len(s.Stack) - j; d > e.depth {
+				e.depth = d
+			}
 			if o.CallGraph && len(s.Stack) > 1 {
 				if e.Callees == nil {
 					e.Callees = &Node{}
@@ -185,12 +190,44 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		if o.Children && a.Children != b.Children {
 			return a.Children > b.Children
 		}
+		if o.Children && a.Thread == b.Thread && a.depth != b.depth {
+			return a.depth < b.depth // perf puts a caller above its callee when they tie
+		}
 		if a.Self != b.Self {
 			return a.Self > b.Self
 		}
-		return strings.Join(a.Values, "\x00") < strings.Join(b.Values, "\x00")
+		return keyLess(o.Sort, a, b)
 	})
 	return r, nil
+}
+
+// keyLess orders entries of equal period as perf report does: by each key in turn, names
+// ascending, with what has no mapping or no symbol after what has.
+func keyLess(keys []string, a, b *Entry) bool {
+	for i, k := range keys {
+		switch k {
+		case "dso":
+			au, bu := a.DSO.Name == Unknown, b.DSO.Name == Unknown
+			if au != bu {
+				return bu
+			}
+		case "sym":
+			if a.Sym.Unknown != b.Sym.Unknown {
+				return b.Sym.Unknown
+			}
+			if a.Sym.Unknown && a.Sym.Start != b.Sym.Start {
+				return a.Sym.Start < b.Sym.Start
+			}
+			if a.Sym.Name != b.Sym.Name {
+				return a.Sym.Name < b.Sym.Name
+			}
+			continue
+		}
+		if a.Values[i] != b.Values[i] {
+			return a.Values[i] < b.Values[i]
+		}
+	}
+	return false
 }
 
 func value(key string, s *Sample, l *Location) string {
