@@ -33,6 +33,7 @@ type reportFlags struct {
 	html         string
 	output       string
 	kallsyms     string
+	symfs        string
 	changed      func(string) bool
 }
 
@@ -68,6 +69,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
 	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
 	fl.StringVar(&f.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
+	fl.StringVar(&f.symfs, "symfs", "", "look for the binaries under this directory instead of /")
 	return cmd
 }
 
@@ -148,7 +150,7 @@ func runReport(e *env, f *reportFlags) error {
 			return err
 		}
 	}
-	p, hasChains, err := loadProfile(e, f.input, f.kallsyms)
+	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs)
 	if err != nil {
 		return err
 	}
@@ -171,9 +173,14 @@ func runReport(e *env, f *reportFlags) error {
 func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *reportFlags, text bool) error {
 	var reports []*profile.Report
 	if text || f.json {
-		var err error
-		if reports, err = profile.Reports(p, o); err != nil {
+		all, err := profile.Reports(p, o)
+		if err != nil {
 			return usageErr(err)
+		}
+		for _, r := range all {
+			if r.Event.Samples > 0 || len(all) == 1 { // perf skips events without samples (dummy)
+				reports = append(reports, r)
+			}
 		}
 	}
 	switch {
@@ -206,18 +213,26 @@ func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *
 // loadProfile reads a perf.data file into a profile, resolving symbols on this machine
 // (binaries, kernel) and from the archive beside the file. Problems with symbols go to
 // stderr once each; problems with the file are the error.
-func loadProfile(e *env, path, kallsyms string) (*profile.Profile, bool, error) {
+func loadProfile(e *env, path, kallsyms, symfs string) (*profile.Profile, bool, error) {
 	pf, err := perfdata.Open(path)
 	if err != nil {
 		return nil, false, reportFileErr(path, err)
 	}
 	defer pf.Close()
-	res := symbol.NewResolver(os.DirFS("/"))
-	kernelErr := loadKernel(res, kallsyms)
-	if a, err := openArchive(symbol.ArchivePath(path)); err != nil {
+	if symfs == "" {
+		symfs = "/"
+	}
+	res := symbol.NewResolver(os.DirFS(symfs))
+	a, err := openArchive(symbol.ArchivePath(path))
+	if err != nil {
 		fmt.Fprintf(e.stderr, "pmc report: %v (ignored)\n", err)
-	} else {
-		res.Archive = a
+	}
+	res.Archive = a
+	// The archive's kernel symbols are the recording machine's: they win over this
+	// machine's /proc/kallsyms (not over an explicit --kallsyms).
+	var kernelErr error
+	if kallsyms != "" || !archiveHasKernel(a) {
+		kernelErr = loadKernel(res, kallsyms)
 	}
 	p, err := fromperf.Build(pf, res)
 	if err != nil {
@@ -283,6 +298,18 @@ func openArchive(path string) (*symbol.Archive, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return a, nil
+}
+
+func archiveHasKernel(a *symbol.Archive) bool {
+	if a == nil {
+		return false
+	}
+	for _, t := range a.Tables() {
+		if t.Kind == symbol.KindKernel {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.

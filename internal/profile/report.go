@@ -31,6 +31,9 @@ type Report struct {
 	Options Options
 	Entries []*Entry // sorted: highest Children (with Children) or Self first
 	Total   uint64   // the event's total period: the 100%
+	// Dropped are the entries below Options.PercentLimit: not shown, but perf sizes its
+	// columns with them.
+	Dropped []*Entry
 }
 
 // Entry is one row: the samples whose key values are equal.
@@ -49,7 +52,7 @@ type Entry struct {
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
 
-	depth int // the most frames from a sample's outermost caller down to this entry (Children)
+	depth int // perf's callchain depth, to order ties in Children (caller above callee)
 }
 
 // Node is a node of a call tree: a symbol (or address) and the period through it.
@@ -151,9 +154,13 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 			}
 			seen[e] = true
 			e.Children += s.Period
-			if d := len(s.Stack) - j; d > e.depth {
-				e.depth = d
+			// perf's callchain depth of the entry: the whole chain for the sampled entry,
+			// the frames from here down to the sample for a caller.
+			d := j + 1
+			if j == 0 {
+				d = len(s.Stack)
 			}
+			e.depth = max(e.depth, d)
 			if o.CallGraph && len(s.Stack) > 1 {
 				if e.Callees == nil {
 					e.Callees = &Node{}
@@ -175,6 +182,7 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 			lim = e.Children
 		}
 		if o.PercentLimit > 0 && r.Percent(lim) < o.PercentLimit {
+			r.Dropped = append(r.Dropped, e)
 			continue
 		}
 		if e.Callers != nil {
@@ -191,7 +199,7 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 			return a.Children > b.Children
 		}
 		if o.Children && a.Thread == b.Thread && a.depth != b.depth {
-			return a.depth < b.depth // perf puts a caller above its callee when they tie
+			return a.depth > b.depth // perf puts a caller above its callee when they tie
 		}
 		if a.Self != b.Self {
 			return a.Self > b.Self
