@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -150,7 +151,9 @@ func runReport(e *env, f *reportFlags) error {
 			return err
 		}
 	}
-	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs)
+	// Source lines cost a DWARF parse per binary: only srcline and pprof show them.
+	lines := f.pprof != "" || f.json || slices.Contains(keys, "srcline")
+	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines)
 	if err != nil {
 		return err
 	}
@@ -213,7 +216,7 @@ func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *
 // loadProfile reads a perf.data file into a profile, resolving symbols on this machine
 // (binaries, kernel) and from the archive beside the file. Problems with symbols go to
 // stderr once each; problems with the file are the error.
-func loadProfile(e *env, path, kallsyms, symfs string) (*profile.Profile, bool, error) {
+func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Profile, bool, error) {
 	pf, err := perfdata.Open(path)
 	if err != nil {
 		return nil, false, reportFileErr(path, err)
@@ -223,6 +226,7 @@ func loadProfile(e *env, path, kallsyms, symfs string) (*profile.Profile, bool, 
 		symfs = "/"
 	}
 	res := symbol.NewResolver(os.DirFS(symfs))
+	res.NoLines = !lines
 	a, err := openArchive(symbol.ArchivePath(path))
 	if err != nil {
 		fmt.Fprintf(e.stderr, "pmc report: %v (ignored)\n", err)
