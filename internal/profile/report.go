@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,7 +62,7 @@ type Node struct {
 	DSO      string
 	Period   uint64
 	Children []*Node // sorted by period, highest first
-	index    map[string]*Node
+	index    map[*Symbol]*Node
 }
 
 // Percent of the report's total.
@@ -112,7 +113,16 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 	}
 	r := &Report{Event: p.Events[ev], Sort: o.Sort, Options: o}
 	byKey := map[string]*Entry{}
-	entry := func(s *Sample, l *Location) *Entry {
+	// Samples of one thread at one location always fall in the same entry: look that pair
+	// up before building the key.
+	type tl struct {
+		t *Thread
+		l *Location
+		c int
+	}
+	byLoc := map[tl]*Entry{}
+	hasCPU := slices.Contains(o.Sort, "cpu")
+	entryByKey := func(s *Sample, l *Location) *Entry {
 		vals := make([]string, len(o.Sort))
 		for i, k := range o.Sort {
 			vals[i] = value(k, s, l)
@@ -125,6 +135,19 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		}
 		return e
 	}
+	entry := func(s *Sample, l *Location) *Entry {
+		k := tl{s.Thread, l, -1}
+		if hasCPU {
+			k.c = s.CPU
+		}
+		if e, ok := byLoc[k]; ok {
+			return e
+		}
+		e := entryByKey(s, l)
+		byLoc[k] = e
+		return e
+	}
+	var seen []*Entry
 	for i := range p.Samples {
 		s := &p.Samples[i]
 		if s.Event != ev {
@@ -143,16 +166,16 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		if !o.Children {
 			continue
 		}
-		seen := map[*Entry]bool{}
+		seen = seen[:0]
 		for j, l := range s.Stack {
 			e := leaf
 			if j > 0 {
 				e = entry(s, l)
 			}
-			if seen[e] {
+			if slices.Contains(seen, e) {
 				continue // recursion: a sample counts once per entry
 			}
-			seen[e] = true
+			seen = append(seen, e)
 			e.Children += s.Period
 			// perf's callchain depth of the entry: the whole chain for the sampled entry,
 			// the frames from here down to the sample for a caller.
@@ -285,14 +308,13 @@ func (n *Node) add(path []*Location, period uint64) {
 	n.Period += period
 	cur := n
 	for _, l := range path[1:] {
-		key := l.Sym.Name + "\x00" + dsoName(l.DSO)
 		if cur.index == nil {
-			cur.index = map[string]*Node{}
+			cur.index = map[*Symbol]*Node{}
 		}
-		c, ok := cur.index[key]
+		c, ok := cur.index[l.Sym] // one Symbol per DSO and name
 		if !ok {
 			c = &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO)}
-			cur.index[key] = c
+			cur.index[l.Sym] = c
 			cur.Children = append(cur.Children, c)
 		}
 		c.Period += period
