@@ -99,7 +99,7 @@ for ((i = 0; i < runs * 2; i++)); do
 done
 ps=$("$pmc" report -i "$TMP/r.pmc" | awk '/^# Samples:/ {print $3; exit}')
 fs=$("$pmc" report -i "$TMP/r.perf" | awk '/^# Samples:/ {print $3; exit}')
-stats() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f %.3f", a[1]/1e9, m/1e9}'; }
+stats() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f %.3f\n", a[1]/1e9, m/1e9}'; }
 read -r bmin bmed < <(stats "${bare[@]}")
 read -r pmin pmed < <(stats "${pr[@]}")
 read -r fmin fmed < <(stats "${pf[@]}")
