@@ -22,6 +22,7 @@ var commands = []func(*env) *cobra.Command{
 	newCompareCmd,
 	newDoctorCmd,
 	newExporterCmd,
+	newReportCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

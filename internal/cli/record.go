@@ -30,6 +30,7 @@ type recordFlags struct {
 	allCPUs   bool
 	cpus      string
 	output    string
+	embed     bool
 	changed   func(string) bool
 }
 
@@ -61,6 +62,7 @@ FILE.old. Lost samples are counted and reported.`,
 	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "sample every CPU")
 	fl.StringVarP(&f.cpus, "cpu", "C", "", "sample these CPUs only (e.g. 0-3,6)")
 	fl.StringVarP(&f.output, "output", "o", "perf.data", "the file to write")
+	fl.BoolVar(&f.embed, "embed-symbols", false, "also write FILE.pmcsym: the symbols of the sampled binaries and kernel, so pmc report names them on another machine or after a rebuild")
 	return cmd
 }
 
@@ -76,10 +78,11 @@ type recordPlan struct {
 	freq      uint64
 	callchain bool
 	output    string
+	embed     bool
 }
 
 func (f *recordFlags) plan(args []string) (*recordPlan, error) {
-	p := &recordPlan{command: args, spec: strings.Join(f.events, ","), output: f.output, callchain: f.callGraph}
+	p := &recordPlan{command: args, spec: strings.Join(f.events, ","), output: f.output, callchain: f.callGraph, embed: f.embed}
 	if p.spec == "" {
 		p.spec, p.defaulted = "cycles", true
 	}
@@ -204,6 +207,13 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 	if err := s.finish(); err != nil {
 		return err
 	}
+	if s.archive != nil {
+		a := s.archive
+		s.archive = nil
+		if err := embedSymbols(e, p.output, a); err != nil {
+			return err
+		}
+	}
 	if status != 0 {
 		return &exitError{code: status}
 	}
@@ -236,5 +246,10 @@ func (s *recorder) prepareOutput() error {
 		return fmt.Errorf("%s: perf.data needs a seekable file (not a pipe or device): name a regular file", name)
 	}
 	s.out = out
+	if s.plan.embed {
+		if s.archive, err = openArchiveOutput(name); err != nil {
+			return err
+		}
+	}
 	return nil
 }

@@ -30,6 +30,7 @@ type recorder struct {
 	cpus     []int
 	stderr   io.Writer
 	out      *outfile.File
+	archive  *outfile.File // FILE.pmcsym with --embed-symbols
 	child    *launch.Child
 	events   []stat.Event
 	counters []*perfevent.Counter
@@ -354,6 +355,10 @@ func (s *recorder) abort() {
 		os.Remove(s.plan.output)
 		s.out = nil
 	}
+	if s.archive != nil {
+		s.archive.Abort()
+		s.archive = nil
+	}
 }
 
 func (s *recorder) close() {
@@ -366,5 +371,8 @@ func (s *recorder) close() {
 	}
 	if s.out != nil {
 		s.out.Close()
+	}
+	if s.archive != nil {
+		s.archive.Abort()
 	}
 }

@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"errors"
 	"io/fs"
 )
@@ -15,9 +16,19 @@ func (m *Machine) Kallsyms() ([]byte, error) {
 	if m.root == nil {
 		return nil, ErrNoKallsyms
 	}
-	data, err := fs.ReadFile(m.root, "proc/kallsyms")
+	f, err := m.root.Open("proc/kallsyms")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoKallsyms
 	}
-	return data, err
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	// procfs says the size is 0: start from a few MB (a kernel's table is 5-10 MB) rather
+	// than from io.ReadAll's 512 bytes.
+	buf := bytes.NewBuffer(make([]byte, 0, 8<<20))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -66,7 +66,8 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 			widths[i] = 8
 		}
 	}
-	for _, e := range r.Entries {
+	// perf sizes the columns for every entry, those below --percent-limit too.
+	for _, e := range append(r.Entries[:len(r.Entries):len(r.Entries)], r.Dropped...) {
 		for j, v := range e.Values {
 			if len(v) > widths[nPct+j] {
 				widths[nPct+j] = len(v)
@@ -96,6 +97,11 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	// The header's "# " stands before the first column: rows are two wider there.
 	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, ' ', true), line(dots, ' ', true))
 	widths[0] += 2
+	// perf pads every column but a last symbol or source line.
+	padLast := true
+	if k := r.Sort[len(r.Sort)-1]; k == "sym" || k == "srcline" {
+		padLast = false
+	}
 	for _, e := range r.Entries {
 		var cells []string
 		if r.Options.Children {
@@ -103,7 +109,7 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 		} else {
 			cells = append(cells, pct(r.Percent(e.Self)))
 		}
-		fmt.Fprintf(w, "%s\n", line(append(cells, e.Values...), ' ', false))
+		fmt.Fprintf(w, "%s\n", line(append(cells, e.Values...), ' ', padLast))
 		if !r.Options.CallGraph {
 			continue
 		}

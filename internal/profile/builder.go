@@ -248,6 +248,7 @@ func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
 		dso = m.dso
 	}
 	var rel uint64
+	shown := addr // perf shows an unresolved address relative to its mapping (ip - start + pgoff)
 	switch {
 	case dso == nil && kernel:
 		dso = b.dso(symbol.KernelName, "", true)
@@ -258,6 +259,9 @@ func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
 		rel = dso.Table.MapAddr(addr, m.start, m.pgoff)
 		if dso.Table == nil && dso.Kernel {
 			rel = addr
+		}
+		if !dso.Kernel {
+			shown = addr - m.start + m.pgoff
 		}
 	}
 	key := locKey{dso, addr, rel, caller}
@@ -276,7 +280,7 @@ func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
 	if fr.Sym != nil && fr.Sym.Module != "" && dso.Name == symbol.KernelName {
 		l.DSO = b.moduleDSO(fr.Sym.Module, dso)
 	}
-	l.Sym = b.symbol(l.DSO, fr.Sym, rel)
+	l.Sym = b.symbol(l.DSO, fr.Sym, rel, shown)
 	b.locs[key] = l
 	return l
 }
@@ -292,13 +296,13 @@ func (b *Builder) moduleDSO(module string, kernel *DSO) *DSO {
 	return d
 }
 
-func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel uint64) *Symbol {
+func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel, shown uint64) *Symbol {
 	if s == nil {
 		key := symKey{dso, rel, true}
 		if y, ok := b.syms[key]; ok {
 			return y
 		}
-		name := fmt.Sprintf("0x%016x", rel)
+		name := fmt.Sprintf("0x%016x", shown)
 		y := &Symbol{Name: name, Raw: name, DSO: dso, Start: rel, Unknown: true}
 		b.syms[key] = y
 		return y
@@ -307,7 +311,7 @@ func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel uint64) *Symbol {
 	if y, ok := b.syms[key]; ok {
 		return y
 	}
-	y := &Symbol{Name: symbol.Demangle(s.Name), Raw: s.Name, DSO: dso, Start: s.Addr, Size: s.Size}
+	y := &Symbol{Name: symbol.DemangleShort(s.Name), Raw: s.Name, DSO: dso, Start: s.Addr, Size: s.Size}
 	if dso.Table != nil {
 		y.File, y.Line = dso.Table.Lines.Lookup(s.Addr)
 	}

@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,6 +32,9 @@ type Report struct {
 	Options Options
 	Entries []*Entry // sorted: highest Children (with Children) or Self first
 	Total   uint64   // the event's total period: the 100%
+	// Dropped are the entries below Options.PercentLimit: not shown, but perf sizes its
+	// columns with them.
+	Dropped []*Entry
 }
 
 // Entry is one row: the samples whose key values are equal.
@@ -48,6 +52,8 @@ type Entry struct {
 	// where samples hit, from every sample with this entry on its stack. Only with
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
+
+	depth int // perf's callchain depth, to order ties in Children (caller above callee)
 }
 
 // Node is a node of a call tree: a symbol (or address) and the period through it.
@@ -56,7 +62,7 @@ type Node struct {
 	DSO      string
 	Period   uint64
 	Children []*Node // sorted by period, highest first
-	index    map[string]*Node
+	index    map[*Symbol]*Node
 }
 
 // Percent of the report's total.
@@ -107,7 +113,16 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 	}
 	r := &Report{Event: p.Events[ev], Sort: o.Sort, Options: o}
 	byKey := map[string]*Entry{}
-	entry := func(s *Sample, l *Location) *Entry {
+	// Samples of one thread at one location always fall in the same entry: look that pair
+	// up before building the key.
+	type tl struct {
+		t *Thread
+		l *Location
+		c int
+	}
+	byLoc := map[tl]*Entry{}
+	hasCPU := slices.Contains(o.Sort, "cpu")
+	entryByKey := func(s *Sample, l *Location) *Entry {
 		vals := make([]string, len(o.Sort))
 		for i, k := range o.Sort {
 			vals[i] = value(k, s, l)
@@ -120,6 +135,19 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		}
 		return e
 	}
+	entry := func(s *Sample, l *Location) *Entry {
+		k := tl{s.Thread, l, -1}
+		if hasCPU {
+			k.c = s.CPU
+		}
+		if e, ok := byLoc[k]; ok {
+			return e
+		}
+		e := entryByKey(s, l)
+		byLoc[k] = e
+		return e
+	}
+	var seen []*Entry
 	for i := range p.Samples {
 		s := &p.Samples[i]
 		if s.Event != ev {
@@ -138,17 +166,24 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		if !o.Children {
 			continue
 		}
-		seen := map[*Entry]bool{}
+		seen = seen[:0]
 		for j, l := range s.Stack {
 			e := leaf
 			if j > 0 {
 				e = entry(s, l)
 			}
-			if seen[e] {
+			if slices.Contains(seen, e) {
 				continue // recursion: a sample counts once per entry
 			}
-			seen[e] = true
+			seen = append(seen, e)
 			e.Children += s.Period
+			// perf's callchain depth of the entry: the whole chain for the sampled entry,
+			// the frames from here down to the sample for a caller.
+			d := j + 1
+			if j == 0 {
+				d = len(s.Stack)
+			}
+			e.depth = max(e.depth, d)
 			if o.CallGraph && len(s.Stack) > 1 {
 				if e.Callees == nil {
 					e.Callees = &Node{}
@@ -170,6 +205,7 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 			lim = e.Children
 		}
 		if o.PercentLimit > 0 && r.Percent(lim) < o.PercentLimit {
+			r.Dropped = append(r.Dropped, e)
 			continue
 		}
 		if e.Callers != nil {
@@ -185,12 +221,44 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		if o.Children && a.Children != b.Children {
 			return a.Children > b.Children
 		}
+		if o.Children && a.Thread == b.Thread && a.depth != b.depth {
+			return a.depth > b.depth // perf puts a caller above its callee when they tie
+		}
 		if a.Self != b.Self {
 			return a.Self > b.Self
 		}
-		return strings.Join(a.Values, "\x00") < strings.Join(b.Values, "\x00")
+		return keyLess(o.Sort, a, b)
 	})
 	return r, nil
+}
+
+// keyLess orders entries of equal period as perf report does: by each key in turn, names
+// ascending, with what has no mapping or no symbol after what has.
+func keyLess(keys []string, a, b *Entry) bool {
+	for i, k := range keys {
+		switch k {
+		case "dso":
+			au, bu := a.DSO.Name == Unknown, b.DSO.Name == Unknown
+			if au != bu {
+				return bu
+			}
+		case "sym":
+			if a.Sym.Unknown != b.Sym.Unknown {
+				return b.Sym.Unknown
+			}
+			if a.Sym.Unknown && a.Sym.Start != b.Sym.Start {
+				return a.Sym.Start < b.Sym.Start
+			}
+			if a.Sym.Name != b.Sym.Name {
+				return a.Sym.Name < b.Sym.Name
+			}
+			continue
+		}
+		if a.Values[i] != b.Values[i] {
+			return a.Values[i] < b.Values[i]
+		}
+	}
+	return false
 }
 
 func value(key string, s *Sample, l *Location) string {
@@ -240,14 +308,13 @@ func (n *Node) add(path []*Location, period uint64) {
 	n.Period += period
 	cur := n
 	for _, l := range path[1:] {
-		key := l.Sym.Name + "\x00" + dsoName(l.DSO)
 		if cur.index == nil {
-			cur.index = map[string]*Node{}
+			cur.index = map[*Symbol]*Node{}
 		}
-		c, ok := cur.index[key]
+		c, ok := cur.index[l.Sym] // one Symbol per DSO and name
 		if !ok {
 			c = &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO)}
-			cur.index[key] = c
+			cur.index[l.Sym] = c
 			cur.Children = append(cur.Children, c)
 		}
 		c.Period += period

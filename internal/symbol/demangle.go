@@ -20,6 +20,19 @@ func Demangle(name string) string {
 	return stripRustHash(out)
 }
 
+// DemangleShort is the name perf report shows for a symbol: demangled without the
+// parameter list ("add_insn", not "add_insn(rtx_insn*)"), as perf does unless verbose.
+func DemangleShort(name string) string {
+	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") && !strings.HasPrefix(name, "__Z") {
+		return name
+	}
+	out, err := demangle.ToString(name, demangle.NoParams)
+	if err != nil {
+		return name
+	}
+	return stripRustHash(out)
+}
+
 func stripRustHash(s string) string {
 	i := strings.LastIndex(s, "::h")
 	if i < 0 || len(s)-i != 3+16 {

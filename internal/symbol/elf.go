@@ -24,7 +24,13 @@ type ELFInfo struct {
 
 // LoadELF reads an ELF file's symbols (.symtab when present, else .dynsym), build-id,
 // segments and DWARF line table.
-func LoadELF(r io.ReaderAt) (*Table, error) {
+func LoadELF(r io.ReaderAt) (*Table, error) { return loadELF(r, true) }
+
+// LoadELFSymbols is LoadELF without the line table: what a report that shows no source
+// lines needs, at a fraction of the cost for binaries with large DWARF.
+func LoadELFSymbols(r io.ReaderAt) (*Table, error) { return loadELF(r, false) }
+
+func loadELF(r io.ReaderAt, lines bool) (*Table, error) {
 	f, err := elf.NewFile(r)
 	if err != nil {
 		return nil, fmt.Errorf("not an ELF file: %w", err)
@@ -35,7 +41,7 @@ func LoadELF(r io.ReaderAt) (*Table, error) {
 	if err := addSymbols(t, f); err != nil {
 		return nil, err
 	}
-	if info.HasDWARF {
+	if info.HasDWARF && lines {
 		t.Lines, _ = readLines(f) // a broken line table leaves the symbols usable
 	}
 	t.finish()

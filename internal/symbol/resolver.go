@@ -25,6 +25,9 @@ type Resolver struct {
 	Archive *Archive
 	// Kernel is the kernel's table (ParseKallsyms), nil when unknown.
 	Kernel *Table
+	// NoLines skips DWARF line tables (Table.Lines stays nil): for reports that show no
+	// source lines. Debug files are then read only for the symbols a stripped binary lacks.
+	NoLines bool
 
 	mu    sync.Mutex
 	cache map[string]*entry
@@ -110,12 +113,12 @@ func (r *Resolver) openELF(p, buildID string) (*Table, error) {
 	if buildID != "" && info.BuildID != "" && info.BuildID != buildID {
 		return nil, fmt.Errorf("%s: build-id %s, the recording saw %s (the file changed since)", p, info.BuildID, buildID)
 	}
-	t, err := LoadELF(ra)
+	t, err := loadELF(ra, !r.NoLines)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	t.Path = p
-	if info.HasSymtab && info.HasDWARF {
+	if info.HasSymtab && (info.HasDWARF || r.NoLines) {
 		return t, nil
 	}
 	if dbg := r.debugFile(p, info); dbg != nil {
@@ -158,14 +161,22 @@ func (r *Resolver) debugFile(p string, info ELFInfo) *Table {
 }
 
 func (r *Resolver) loadDebug(p string, checkCRC bool, crc uint32) *Table {
-	data, err := r.read(p)
-	if err != nil {
-		return nil
+	var ra io.ReaderAt
+	if checkCRC {
+		data, err := r.read(p)
+		if err != nil || crc32.ChecksumIEEE(data) != crc {
+			return nil
+		}
+		ra = bytes.NewReader(data)
+	} else {
+		fra, closer, err := r.readerAt(p)
+		if err != nil {
+			return nil
+		}
+		defer closer()
+		ra = fra
 	}
-	if checkCRC && crc32.ChecksumIEEE(data) != crc {
-		return nil
-	}
-	t, err := LoadELF(bytes.NewReader(data))
+	t, err := loadELF(ra, !r.NoLines)
 	if err != nil {
 		return nil
 	}

@@ -1,0 +1,339 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/outfile"
+	"github.com/pmc-tools/pmc/internal/perfdata"
+	"github.com/pmc-tools/pmc/internal/proffmt"
+	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/profile/fromperf"
+	"github.com/pmc-tools/pmc/internal/symbol"
+)
+
+// reportFlags are the raw flag values of `pmc report`.
+type reportFlags struct {
+	input        string
+	stdio        bool
+	sort         string
+	children     bool
+	noChildren   bool
+	callGraph    bool
+	percentLimit float64
+	json         bool
+	folded       bool
+	pprof        string
+	html         string
+	output       string
+	kallsyms     string
+	symfs        string
+	changed      func(string) bool
+}
+
+func newReportCmd(e *env) *cobra.Command {
+	f := &reportFlags{}
+	cmd := &cobra.Command{
+		Use:   "report [-i FILE] [options]",
+		Short: "show where the samples of a perf.data file (perf's or pmc's) went, like perf report --stdio",
+		Long: `Read a perf.data file written by perf record or pmc record and show the samples per
+command, shared object and symbol the way perf report --stdio does, with the same
+percentages. Call graphs are shown when the file has call chains (-g=false hides them),
+with a Children column unless --no-children. Symbols come from the binaries the file names
+when their build-ids match, else from the archive pmc record --embed-symbols wrote beside
+the file (FILE.pmcsym); kernel symbols from /proc/kallsyms (or --kallsyms FILE).
+Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (flame graph).`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.changed = cmd.Flags().Changed
+			return runReport(e, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.input, "input", "i", "perf.data", "the perf.data file to read")
+	fl.BoolVar(&f.stdio, "stdio", false, "write the text report (the default when no other format is chosen)")
+	fl.StringVarP(&f.sort, "sort", "s", strings.Join(profile.DefaultSort, ","), "group by these keys: "+strings.Join(profile.SortKeys, ","))
+	fl.BoolVar(&f.children, "children", false, "add each sample's period to its callers too (the default with call chains)")
+	fl.BoolVar(&f.noChildren, "no-children", false, "self period only")
+	fl.BoolVarP(&f.callGraph, "call-graph", "g", false, "show call graphs (default: when the file has call chains)")
+	fl.Float64Var(&f.percentLimit, "percent-limit", 0, "hide entries below this percentage")
+	fl.BoolVar(&f.json, "json", false, "write the report as JSON (schema pmc.report/v1)")
+	fl.BoolVar(&f.folded, "folded", false, "write collapsed stacks (flamegraph.pl, inferno, speedscope)")
+	fl.StringVar(&f.pprof, "pprof", "", "write a gzipped pprof profile to this file")
+	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
+	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
+	fl.StringVar(&f.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
+	fl.StringVar(&f.symfs, "symfs", "", "look for the binaries under this directory instead of /")
+	return cmd
+}
+
+// reportOutputs are the files a report writes, all opened before the input is read.
+type reportOutputs struct {
+	main        io.Writer
+	file        *outfile.File // -o
+	pprof, html *outfile.File
+}
+
+func (o *reportOutputs) abort() {
+	for _, f := range []*outfile.File{o.file, o.pprof, o.html} {
+		if f != nil {
+			f.Abort()
+		}
+	}
+}
+
+func (o *reportOutputs) close() error {
+	var first error
+	for _, f := range []*outfile.File{o.file, o.pprof, o.html} {
+		if f != nil {
+			if err := f.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+	}
+	return first
+}
+
+func (f *reportFlags) validate() ([]string, error) {
+	if f.children && f.noChildren {
+		return nil, errors.New("--children and --no-children: choose one")
+	}
+	if f.json && f.folded {
+		return nil, errors.New("--json and --folded both write to stdout (or -o): choose one")
+	}
+	if f.percentLimit < 0 || f.percentLimit > 100 {
+		return nil, fmt.Errorf("--percent-limit %g: give a percentage from 0 to 100", f.percentLimit)
+	}
+	var keys []string
+	for _, k := range strings.Split(f.sort, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			keys = append(keys, k)
+		}
+	}
+	if err := profile.CheckSort(keys); err != nil {
+		return nil, err
+	}
+	return keys, nil
+}
+
+func runReport(e *env, f *reportFlags) error {
+	keys, err := f.validate()
+	if err != nil {
+		return usageErr(err)
+	}
+	out := &reportOutputs{main: e.stdout}
+	ok := false
+	defer func() {
+		if !ok {
+			out.abort()
+		}
+	}()
+	if f.output != "" {
+		if out.file, err = outfile.Create(f.output, outfile.Replace); err != nil {
+			return err
+		}
+		out.main = out.file
+	}
+	if f.pprof != "" {
+		if out.pprof, err = outfile.Create(f.pprof, outfile.Replace); err != nil {
+			return err
+		}
+	}
+	if f.html != "" {
+		if out.html, err = outfile.Create(f.html, outfile.Replace); err != nil {
+			return err
+		}
+	}
+	// Source lines cost a DWARF parse per binary: only srcline and pprof show them.
+	lines := f.pprof != "" || f.json || slices.Contains(keys, "srcline")
+	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines)
+	if err != nil {
+		return err
+	}
+	o := profile.Options{Sort: keys, Children: hasChains && !f.noChildren, PercentLimit: f.percentLimit,
+		CallGraph: hasChains}
+	if f.children {
+		o.Children = true
+	}
+	if f.changed("call-graph") {
+		o.CallGraph = f.callGraph
+	}
+	text := f.stdio || (!f.json && !f.folded && f.pprof == "" && f.html == "")
+	if err := writeReports(out, p, o, f, text); err != nil {
+		return err
+	}
+	ok = true
+	return out.close()
+}
+
+func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *reportFlags, text bool) error {
+	var reports []*profile.Report
+	if text || f.json {
+		all, err := profile.Reports(p, o)
+		if err != nil {
+			return usageErr(err)
+		}
+		for _, r := range all {
+			if r.Event.Samples > 0 || len(all) == 1 { // perf skips events without samples (dummy)
+				reports = append(reports, r)
+			}
+		}
+	}
+	switch {
+	case f.json:
+		if err := proffmt.JSON(out.main, p, reports); err != nil {
+			return err
+		}
+	case f.folded:
+		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{}); err != nil {
+			return err
+		}
+	case text:
+		if err := proffmt.Text(out.main, p, reports); err != nil {
+			return err
+		}
+	}
+	if out.pprof != nil {
+		if err := proffmt.Pprof(out.pprof, p, 0); err != nil {
+			return err
+		}
+	}
+	if out.html != nil {
+		if err := proffmt.HTML(out.html, p, 0, "pmc report "+filepath.Base(f.input)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadProfile reads a perf.data file into a profile, resolving symbols on this machine
+// (binaries, kernel) and from the archive beside the file. Problems with symbols go to
+// stderr once each; problems with the file are the error.
+func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Profile, bool, error) {
+	pf, err := perfdata.Open(path)
+	if err != nil {
+		return nil, false, reportFileErr(path, err)
+	}
+	defer pf.Close()
+	if symfs == "" {
+		symfs = "/"
+	}
+	res := symbol.NewResolver(os.DirFS(symfs))
+	res.NoLines = !lines
+	a, err := openArchive(symbol.ArchivePath(path))
+	if err != nil {
+		fmt.Fprintf(e.stderr, "pmc report: %v (ignored)\n", err)
+	}
+	res.Archive = a
+	// The archive's kernel symbols are the recording machine's: they win over this
+	// machine's /proc/kallsyms (not over an explicit --kallsyms).
+	var kernelErr error
+	if kallsyms != "" || !archiveHasKernel(a) {
+		kernelErr = loadKernel(res, kallsyms)
+	}
+	p, err := fromperf.Build(pf, res)
+	if err != nil {
+		return nil, false, reportFileErr(path, err)
+	}
+	hasChains := false
+	for _, ev := range pf.Events {
+		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
+	}
+	symbolWarnings(e.stderr, p, kernelErr)
+	return p, hasChains, nil
+}
+
+func reportFileErr(path string, err error) error {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("%s: no such file: record one with pmc record -- COMMAND (or name it with -i FILE)", path)
+	case errors.Is(err, perfdata.ErrUnsupported):
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	var fe *perfdata.FormatError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("%s: not a readable perf.data file (%v): record it again", path, err)
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+// loadKernel gives res the kernel's symbols; the error says why there are none.
+func loadKernel(res *symbol.Resolver, kallsyms string) error {
+	var data []byte
+	var err error
+	if kallsyms != "" {
+		data, err = os.ReadFile(kallsyms)
+	} else {
+		data, err = machine().Kallsyms()
+	}
+	if err != nil {
+		return err
+	}
+	t, err := symbol.ParseKallsyms(data)
+	if err != nil {
+		return err
+	}
+	res.Kernel = t
+	return nil
+}
+
+func openArchive(path string) (*symbol.Archive, error) {
+	fh, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	a, err := symbol.OpenArchive(fh, fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+func archiveHasKernel(a *symbol.Archive) bool {
+	if a == nil {
+		return false
+	}
+	for _, t := range a.Tables() {
+		if t.Kind == symbol.KindKernel {
+			return true
+		}
+	}
+	return false
+}
+
+// symbolWarnings says once per DSO that got samples why it has no symbols.
+func symbolWarnings(w io.Writer, p *profile.Profile, kernelErr error) {
+	seen := map[*profile.DSO]bool{}
+	for i := range p.Samples {
+		for _, l := range p.Samples[i].Stack {
+			d := l.DSO
+			if seen[d] || d.Table != nil || d.Name == profile.Unknown || strings.HasPrefix(d.Name, "[") && !d.Kernel {
+				continue
+			}
+			seen[d] = true
+			switch {
+			case d.Kernel && kernelErr != nil:
+				fmt.Fprintf(w, "pmc report: no kernel symbols (%v): kernel samples show addresses\n", kernelErr)
+			case d.Kernel:
+				fmt.Fprintf(w, "pmc report: no symbols for %s: its samples show addresses\n", d.Name)
+			default:
+				fmt.Fprintf(w, "pmc report: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", d.Name, d.Err)
+			}
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package fromperf
+
+import (
+	"container/heap"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/perfdata"
+	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/symbol"
+)
+
+// Build reads every record of f into a profile whose addresses res resolves (nil: none).
+func Build(f *perfdata.File, res *symbol.Resolver) (*profile.Profile, error) {
+	b := profile.NewBuilder(res)
+	c := &converter{f: f, b: b, buildIDs: map[string]string{}}
+	for _, id := range f.Features.BuildIDs {
+		if len(id.ID) > 0 {
+			c.buildIDs[id.Filename] = hex.EncodeToString(id.ID)
+		}
+	}
+	for i, ev := range f.Events {
+		b.Event(uint64(i), EventName(f, i))
+		c.timed = c.timed || (ev.Attr.SampleType&perfdata.SampleTime != 0 && (ev.Attr.SampleIDAll() || len(f.Events) == 1))
+	}
+	// perf's machine names the idle task before any record does.
+	b.Comm(profile.CommEvent{Pid: 0, Tid: 0, Comm: "swapper"})
+	rs := f.Records()
+	for {
+		r, err := rs.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		c.add(r)
+	}
+	c.flush(^uint64(0))
+	return b.Profile(), nil
+}
+
+// EventName is the name of event i: the file's event description, else perf's name for
+// the attribute's type and config.
+func EventName(f *perfdata.File, i int) string {
+	ev := f.Events[i]
+	if ev.Name != "" {
+		return ev.Name
+	}
+	for _, s := range events.Symbols() {
+		if s.Class != events.Tool && s.Type == ev.Attr.Type && s.Config == ev.Attr.Config {
+			if len(s.Aliases) > 0 && s.Name == "cpu-cycles" {
+				return "cycles"
+			}
+			return s.Name
+		}
+	}
+	return fmt.Sprintf("raw 0x%x (type %d)", ev.Attr.Config, ev.Attr.Type)
+}
+
+// converter queues timed records the way perf's ordered_events does: a FINISHED_ROUND
+// delivers, sorted by time, every queued record not later than the latest time seen
+// before the previous round ended.
+type converter struct {
+	f        *perfdata.File
+	b        *profile.Builder
+	buildIDs map[string]string
+	timed    bool
+	q        queue
+	seq      uint64
+	maxTime  uint64 // latest time queued
+	limit    uint64 // the next round flushes up to here
+}
+
+func (c *converter) add(r perfdata.Record) {
+	if _, ok := r.(*perfdata.FinishedRound); ok {
+		c.flush(c.limit)
+		c.limit = c.maxTime
+		return
+	}
+	t, ok := c.time(r)
+	if !ok {
+		c.deliver(r)
+		return
+	}
+	c.seq++
+	heap.Push(&c.q, queued{t, c.seq, r})
+	if t > c.maxTime {
+		c.maxTime = t
+	}
+}
+
+// time is the record's timestamp when the file gives every record one.
+func (c *converter) time(r perfdata.Record) (uint64, bool) {
+	if !c.timed {
+		return 0, false
+	}
+	switch r := r.(type) {
+	case *perfdata.Sample:
+		return r.Time, true
+	case *perfdata.Mmap:
+		return r.Origin.Time, true
+	case *perfdata.Comm:
+		return r.Origin.Time, true
+	case *perfdata.Task:
+		return r.Origin.Time, true
+	case *perfdata.Lost:
+		return r.Origin.Time, true
+	case *perfdata.LostSamples:
+		return r.Origin.Time, true
+	}
+	return 0, false
+}
+
+func (c *converter) flush(limit uint64) {
+	for len(c.q) > 0 && c.q[0].t <= limit {
+		c.deliver(heap.Pop(&c.q).(queued).r)
+	}
+}
+
+func (c *converter) deliver(r perfdata.Record) {
+	b := c.b
+	switch r := r.(type) {
+	case *perfdata.Sample:
+		c.sample(r)
+	case *perfdata.Mmap:
+		c.mmap(r)
+	case *perfdata.Comm:
+		b.Comm(profile.CommEvent{Pid: int(r.PID), Tid: int(r.TID), Comm: r.Comm, Exec: r.Misc&perfdata.MiscCommExec != 0})
+	case *perfdata.Task:
+		if r.Type == perfdata.RecordFork {
+			b.Fork(profile.ForkEvent{Pid: int(r.PID), PPid: int(r.PPID), Tid: int(r.TID), PTid: int(r.PTID)})
+		} else {
+			b.Exit(int(r.PID), int(r.TID))
+		}
+	case *perfdata.Lost:
+		b.Lost(r.Lost)
+	case *perfdata.LostSamples:
+		b.Lost(r.Lost)
+	}
+}
+
+// The mmap flags of MMAP2 and the misc bit of MMAP that mark a data (non-executable)
+// mapping.
+const (
+	protExec     = 0x4
+	miscMmapData = 1 << 13
+)
+
+func (c *converter) mmap(r *perfdata.Mmap) {
+	if r.Type == perfdata.RecordMmap2 && r.Misc&perfdata.MiscMmapBuildID == 0 && r.Prot != 0 && r.Prot&protExec == 0 {
+		return
+	}
+	if r.Misc&miscMmapData != 0 {
+		return
+	}
+	mode := r.CPUMode()
+	kernel := mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel
+	e := profile.MmapEvent{Pid: int(int32(r.PID)), Tid: int(int32(r.TID)), Start: r.Addr, Len: r.Len, Pgoff: r.Pgoff,
+		Filename: r.Filename, Kernel: kernel}
+	if len(r.BuildID) > 0 {
+		e.BuildID = hex.EncodeToString(r.BuildID)
+	} else if id, ok := c.buildIDs[r.Filename]; ok {
+		e.BuildID = id
+	} else if kernel {
+		e.BuildID = c.buildIDs[symbol.KernelName]
+	}
+	c.b.Mmap(e)
+}
+
+func (c *converter) sample(s *perfdata.Sample) {
+	var attr perfdata.Attr
+	if s.Event >= 0 && s.Event < len(c.f.Events) {
+		attr = c.f.Events[s.Event].Attr
+	}
+	period := s.Period
+	if attr.SampleType&perfdata.SamplePeriod == 0 {
+		period = attr.SamplePeriod
+		if attr.Freq() || period == 0 {
+			period = 1
+		}
+	}
+	mode := s.CPUMode()
+	c.b.Sample(profile.SampleEvent{Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
+		Kernel:    mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel,
+		Callchain: s.Callchain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)})
+}
+
+type queued struct {
+	t, seq uint64
+	r      perfdata.Record
+}
+
+type queue []queued
+
+func (q queue) Len() int { return len(q) }
+func (q queue) Less(i, j int) bool {
+	if q[i].t != q[j].t {
+		return q[i].t < q[j].t
+	}
+	return q[i].seq < q[j].seq
+}
+func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *queue) Push(x any)   { *q = append(*q, x.(queued)) }
+func (q *queue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
