@@ -28,7 +28,12 @@ func embedSymbols(e *env, perfData string, out *outfile.File) error {
 	}
 	defer pf.Close()
 	res := symbol.NewResolver(os.DirFS("/"))
-	kernelErr := loadKernel(res, "")
+	var kernelErr error
+	res.LoadKernel = func() (*symbol.Table, error) {
+		t, err := readKernel("")
+		kernelErr = err
+		return t, err
+	}
 	p, err := fromperf.Build(pf, res)
 	if err != nil {
 		out.Abort()

@@ -153,33 +153,45 @@ func runReport(e *env, f *reportFlags) error {
 	}
 	// Source lines cost a DWARF parse per binary: only srcline and pprof show them.
 	lines := f.pprof != "" || f.json || slices.Contains(keys, "srcline")
-	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines)
+	text := f.stdio || (!f.json && !f.folded && f.pprof == "" && f.html == "")
+	// The text and JSON reports aggregate the samples as they are read; only the exports
+	// keep them.
+	keep := f.folded || f.pprof != "" || f.html != ""
+	var agg *profile.Aggregator
+	options := func(hasChains bool) (*profile.Aggregator, error) {
+		if !text && !f.json {
+			return nil, nil
+		}
+		o := profile.Options{Sort: keys, Children: hasChains && !f.noChildren, PercentLimit: f.percentLimit,
+			CallGraph: hasChains}
+		if f.children {
+			o.Children = true
+		}
+		if f.changed("call-graph") {
+			o.CallGraph = f.callGraph
+		}
+		a, err := profile.NewAggregator(o)
+		if err != nil {
+			return nil, usageErr(err)
+		}
+		agg = a
+		return a, nil
+	}
+	p, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines, options, keep)
 	if err != nil {
 		return err
 	}
-	o := profile.Options{Sort: keys, Children: hasChains && !f.noChildren, PercentLimit: f.percentLimit,
-		CallGraph: hasChains}
-	if f.children {
-		o.Children = true
-	}
-	if f.changed("call-graph") {
-		o.CallGraph = f.callGraph
-	}
-	text := f.stdio || (!f.json && !f.folded && f.pprof == "" && f.html == "")
-	if err := writeReports(out, p, o, f, text); err != nil {
+	if err := writeReports(out, p, agg, f, text); err != nil {
 		return err
 	}
 	ok = true
 	return out.close()
 }
 
-func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *reportFlags, text bool) error {
+func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregator, f *reportFlags, text bool) error {
 	var reports []*profile.Report
-	if text || f.json {
-		all, err := profile.Reports(p, o)
-		if err != nil {
-			return usageErr(err)
-		}
+	if agg != nil {
+		all := agg.Reports(p)
 		for _, r := range all {
 			if r.Event.Samples > 0 || len(all) == 1 { // perf skips events without samples (dummy)
 				reports = append(reports, r)
@@ -214,14 +226,25 @@ func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *
 }
 
 // loadProfile reads a perf.data file into a profile, resolving symbols on this machine
-// (binaries, kernel) and from the archive beside the file. Problems with symbols go to
-// stderr once each; problems with the file are the error.
-func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Profile, bool, error) {
+// (binaries, kernel) and from the archive beside the file. aggregate, told whether the
+// file has call chains, gives the Aggregator the samples stream into (nil: none); keep
+// keeps them in the profile too. Problems with symbols go to stderr once each; problems
+// with the file are the error.
+func loadProfile(e *env, path, kallsyms, symfs string, lines bool,
+	aggregate func(hasChains bool) (*profile.Aggregator, error), keep bool) (*profile.Profile, error) {
 	pf, err := perfdata.Open(path)
 	if err != nil {
-		return nil, false, reportFileErr(path, err)
+		return nil, reportFileErr(path, err)
 	}
 	defer pf.Close()
+	hasChains := false
+	for _, ev := range pf.Events {
+		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
+	}
+	agg, err := aggregate(hasChains)
+	if err != nil {
+		return nil, err
+	}
 	if symfs == "" {
 		symfs = "/"
 	}
@@ -236,18 +259,22 @@ func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Pro
 	// machine's /proc/kallsyms (not over an explicit --kallsyms).
 	var kernelErr error
 	if kallsyms != "" || !archiveHasKernel(a) {
-		kernelErr = loadKernel(res, kallsyms)
+		res.LoadKernel = func() (*symbol.Table, error) {
+			t, err := readKernel(kallsyms)
+			kernelErr = err
+			return t, err
+		}
 	}
-	p, err := fromperf.Build(pf, res)
-	if err != nil {
-		return nil, false, reportFileErr(path, err)
+	b := profile.NewBuilder(res)
+	if agg != nil {
+		b.Stream(agg, keep)
 	}
-	hasChains := false
-	for _, ev := range pf.Events {
-		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
+	if err := fromperf.Feed(pf, b); err != nil {
+		return nil, reportFileErr(path, err)
 	}
+	p := b.Profile()
 	symbolWarnings(e.stderr, p, kernelErr)
-	return p, hasChains, nil
+	return p, nil
 }
 
 func reportFileErr(path string, err error) error {
@@ -264,8 +291,19 @@ func reportFileErr(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
-// loadKernel gives res the kernel's symbols; the error says why there are none.
+// loadKernel gives res the kernel's symbols now; the error says why there are none.
 func loadKernel(res *symbol.Resolver, kallsyms string) error {
+	t, err := readKernel(kallsyms)
+	if err != nil {
+		return err
+	}
+	res.Kernel = t
+	return nil
+}
+
+// readKernel reads the kernel's symbols from the kallsyms file (/proc/kallsyms when ""); the
+// error says why there are none.
+func readKernel(kallsyms string) (*symbol.Table, error) {
 	var data []byte
 	var err error
 	if kallsyms != "" {
@@ -274,14 +312,9 @@ func loadKernel(res *symbol.Resolver, kallsyms string) error {
 		data, err = machine().Kallsyms()
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	t, err := symbol.ParseKallsyms(data)
-	if err != nil {
-		return err
-	}
-	res.Kernel = t
-	return nil
+	return symbol.ParseKallsyms(data)
 }
 
 func openArchive(path string) (*symbol.Archive, error) {
@@ -318,22 +351,17 @@ func archiveHasKernel(a *symbol.Archive) bool {
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.
 func symbolWarnings(w io.Writer, p *profile.Profile, kernelErr error) {
-	seen := map[*profile.DSO]bool{}
-	for i := range p.Samples {
-		for _, l := range p.Samples[i].Stack {
-			d := l.DSO
-			if seen[d] || d.Table != nil || d.Name == profile.Unknown || strings.HasPrefix(d.Name, "[") && !d.Kernel {
-				continue
-			}
-			seen[d] = true
-			switch {
-			case d.Kernel && kernelErr != nil:
-				fmt.Fprintf(w, "pmc report: no kernel symbols (%v): kernel samples show addresses\n", kernelErr)
-			case d.Kernel:
-				fmt.Fprintf(w, "pmc report: no symbols for %s: its samples show addresses\n", d.Name)
-			default:
-				fmt.Fprintf(w, "pmc report: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", d.Name, d.Err)
-			}
+	for _, d := range p.Sampled {
+		if d.Table != nil || d.Name == profile.Unknown || strings.HasPrefix(d.Name, "[") && !d.Kernel {
+			continue
+		}
+		switch {
+		case d.Kernel && kernelErr != nil:
+			fmt.Fprintf(w, "pmc report: no kernel symbols (%v): kernel samples show addresses\n", kernelErr)
+		case d.Kernel:
+			fmt.Fprintf(w, "pmc report: no symbols for %s: its samples show addresses\n", d.Name)
+		default:
+			fmt.Fprintf(w, "pmc report: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", d.Name, d.Err)
 		}
 	}
 }

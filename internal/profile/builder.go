@@ -63,6 +63,19 @@ type mapping struct {
 	dso               *DSO
 }
 
+// space is one address space: a process's mappings (or the kernel's), sorted by start, with
+// the locations already resolved in it. A new mapping makes a new space, so the cache never
+// outlives the mappings it was resolved against.
+type space struct {
+	maps []mapping
+	locs map[spaceKey]*Location
+}
+
+type spaceKey struct {
+	addr   uint64
+	caller bool
+}
+
 type locKey struct {
 	dso       *DSO
 	addr, rel uint64
@@ -81,14 +94,19 @@ type Builder struct {
 	res      *symbol.Resolver
 	p        Profile
 	events   map[uint64]*Event
-	maps     map[int][]mapping // by pid; -1 holds the kernel's
-	comms    map[int]string    // by tid
+	spaces   map[int]*space // by pid; -1 holds the kernel's
+	comms    map[int]string // by tid
 	threads  map[Thread]*Thread
+	current  map[int]*Thread // by tid: the thread its samples name now
 	dsos     map[string]*DSO
 	locs     map[locKey]*Location
 	syms     map[symKey]*Symbol
 	unknown  *DSO
 	warnOnce map[string]bool
+
+	agg   *Aggregator // Stream's
+	keep  bool        // samples go to Profile.Samples
+	stack []*Location // the stack of the sample being built when samples are not kept
 }
 
 // NewBuilder returns a Builder resolving through res (nil: no symbols, addresses only).
@@ -96,11 +114,18 @@ func NewBuilder(res *symbol.Resolver) *Builder {
 	if res == nil {
 		res = &symbol.Resolver{}
 	}
-	b := &Builder{res: res, events: map[uint64]*Event{}, maps: map[int][]mapping{}, comms: map[int]string{},
-		threads: map[Thread]*Thread{}, dsos: map[string]*DSO{}, locs: map[locKey]*Location{},
-		syms: map[symKey]*Symbol{}, warnOnce: map[string]bool{}}
-	b.unknown = &DSO{Name: Unknown}
+	b := &Builder{res: res, events: map[uint64]*Event{}, spaces: map[int]*space{}, comms: map[int]string{},
+		threads: map[Thread]*Thread{}, current: map[int]*Thread{}, dsos: map[string]*DSO{},
+		locs: map[locKey]*Location{}, syms: map[symKey]*Symbol{}, warnOnce: map[string]bool{}, keep: true}
+	b.unknown = &DSO{Name: Unknown, loaded: true}
 	return b
+}
+
+// Stream hands every sample to a as it is built, in order; keep says whether
+// Profile().Samples holds them too. Without keep, no sample is kept: a sample's Stack is
+// valid only during a.Add.
+func (b *Builder) Stream(a *Aggregator, keep bool) {
+	b.agg, b.keep = a, keep
 }
 
 // Event declares a sampled event; samples name it by ID.
@@ -114,17 +139,27 @@ func (b *Builder) Event(id uint64, name string) {
 }
 
 // Comm records a thread's name.
-func (b *Builder) Comm(e CommEvent) { b.comms[e.Tid] = e.Comm }
+func (b *Builder) Comm(e CommEvent) {
+	b.comms[e.Tid] = e.Comm
+	delete(b.current, e.Tid)
+}
 
 // Fork records a new thread or process.
 func (b *Builder) Fork(e ForkEvent) {
 	if c, ok := b.comms[e.PTid]; ok {
 		if _, named := b.comms[e.Tid]; !named || e.Pid != e.PPid {
 			b.comms[e.Tid] = c
+			delete(b.current, e.Tid)
 		}
 	}
 	if e.Pid != e.PPid {
-		b.maps[e.Pid] = append([]mapping(nil), b.maps[e.PPid]...)
+		// The child shares the parent's space until either maps something (Mmap makes a
+		// new space).
+		if sp := b.spaces[e.PPid]; sp != nil {
+			b.spaces[e.Pid] = sp
+		} else {
+			delete(b.spaces, e.Pid)
+		}
 	}
 }
 
@@ -142,7 +177,10 @@ func (b *Builder) Mmap(e MmapEvent) {
 		pid = -1
 	}
 	m := mapping{start: e.Start, end: e.Start + e.Len, pgoff: e.Pgoff, dso: b.dso(e.Filename, e.BuildID, kernel)}
-	old := b.maps[pid]
+	var old []mapping
+	if sp := b.spaces[pid]; sp != nil {
+		old = sp.maps
+	}
 	out := old[:0:0]
 	for _, o := range old {
 		if o.end <= m.start || o.start >= m.end {
@@ -153,7 +191,15 @@ func (b *Builder) Mmap(e MmapEvent) {
 	out = append(out, mapping{})
 	copy(out[i+1:], out[i:])
 	out[i] = m
-	b.maps[pid] = out
+	b.setMaps(pid, out)
+}
+
+func (b *Builder) setMaps(pid int, maps []mapping) {
+	if len(maps) == 0 {
+		delete(b.spaces, pid)
+		return
+	}
+	b.spaces[pid] = &space{maps: maps, locs: map[spaceKey]*Location{}}
 }
 
 func (b *Builder) dso(name, buildID string, kernel bool) *DSO {
@@ -165,16 +211,24 @@ func (b *Builder) dso(name, buildID string, kernel bool) *DSO {
 		return d
 	}
 	d := &DSO{Name: name, BuildID: buildID, Kernel: kernel}
-	d.Table, d.Err = b.res.Open(name, buildID)
+	b.dsos[key] = d
+	b.p.DSOs = append(b.p.DSOs, d)
+	return d
+}
+
+// load reads d's symbol table the first time an address falls in d.
+func (b *Builder) load(d *DSO) {
+	if d.loaded {
+		return
+	}
+	d.loaded = true
+	d.Table, d.Err = b.res.Open(d.Name, d.BuildID)
 	if d.Table != nil && d.BuildID == "" {
 		d.BuildID = d.Table.BuildID
 	}
 	if d.Err != nil {
-		b.warn(fmt.Sprintf("no symbols for %s: %v", name, d.Err))
+		b.warn(fmt.Sprintf("no symbols for %s: %v", d.Name, d.Err))
 	}
-	b.dsos[key] = d
-	b.p.DSOs = append(b.p.DSOs, d)
-	return d
 }
 
 func (b *Builder) warn(w string) {
@@ -185,6 +239,15 @@ func (b *Builder) warn(w string) {
 }
 
 func (b *Builder) thread(pid, tid int) *Thread {
+	if t, ok := b.current[tid]; ok && t.Pid == pid {
+		return t
+	}
+	t := b.newThread(pid, tid)
+	b.current[tid] = t
+	return t
+}
+
+func (b *Builder) newThread(pid, tid int) *Thread {
 	key := Thread{Pid: pid, Tid: tid, Comm: b.comms[tid]}
 	if key.Comm == "" {
 		key.Comm = fmt.Sprintf(":%d", tid) // perf's name for a thread it never saw named
@@ -208,8 +271,11 @@ func (b *Builder) Sample(e SampleEvent) {
 		ev = b.p.Events[0]
 	}
 	s := Sample{Thread: b.thread(e.Pid, e.Tid), Event: ev.Index, Period: e.Period, CPU: e.CPU, Time: e.Time}
+	if !b.keep {
+		s.Stack = b.stack[:0]
+	}
 	if len(e.Callchain) == 0 {
-		s.Stack = []*Location{b.locate(e.Pid, e.IP, e.Kernel, false)}
+		s.Stack = append(s.Stack, b.locate(e.Pid, e.IP, e.Kernel, false))
 	} else {
 		kernel := e.Kernel
 		for _, a := range e.Callchain {
@@ -225,23 +291,44 @@ func (b *Builder) Sample(e SampleEvent) {
 			s.Stack = append(s.Stack, b.locate(e.Pid, a, kernel, len(s.Stack) > 0))
 		}
 		if len(s.Stack) == 0 {
-			s.Stack = []*Location{b.locate(e.Pid, e.IP, e.Kernel, false)}
+			s.Stack = append(s.Stack, b.locate(e.Pid, e.IP, e.Kernel, false))
 		}
 	}
 	ev.Samples++
 	ev.Period += e.Period
-	b.p.Samples = append(b.p.Samples, s)
+	if b.agg != nil {
+		b.agg.Add(&s)
+	}
+	if b.keep {
+		b.p.Samples = append(b.p.Samples, s)
+	} else {
+		b.stack = s.Stack
+	}
 }
 
 // locate resolves one address of process pid; caller marks a return address (its line is
 // the call's, one byte back).
 func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
+	if kernel {
+		pid = -1
+	}
+	sp := b.spaces[pid]
+	if sp == nil {
+		return b.resolve(nil, addr, kernel, caller)
+	}
+	k := spaceKey{addr, caller}
+	if l, ok := sp.locs[k]; ok {
+		return l
+	}
+	l := b.resolve(sp.maps, addr, kernel, caller)
+	sp.locs[k] = l
+	return l
+}
+
+// resolve finds the Location of addr in maps.
+func (b *Builder) resolve(maps []mapping, addr uint64, kernel, caller bool) *Location {
 	var dso *DSO
 	var m mapping
-	maps := b.maps[pid]
-	if kernel {
-		maps = b.maps[-1]
-	}
 	i := sort.Search(len(maps), func(i int) bool { return maps[i].start > addr })
 	if i > 0 && addr < maps[i-1].end {
 		m = maps[i-1]
@@ -252,10 +339,12 @@ func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
 	switch {
 	case dso == nil && kernel:
 		dso = b.dso(symbol.KernelName, "", true)
+		b.load(dso)
 		rel = addr
 	case dso == nil:
 		dso, rel = b.unknown, addr
 	default:
+		b.load(dso)
 		rel = dso.Table.MapAddr(addr, m.start, m.pgoff)
 		if dso.Table == nil && dso.Kernel {
 			rel = addr
@@ -282,15 +371,20 @@ func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
 	}
 	l.Sym = b.symbol(l.DSO, fr.Sym, rel, shown)
 	b.locs[key] = l
+	if !l.DSO.sampled {
+		l.DSO.sampled = true
+		b.p.Sampled = append(b.p.Sampled, l.DSO)
+	}
 	return l
 }
 
 func (b *Builder) moduleDSO(module string, kernel *DSO) *DSO {
 	name := "[" + module + "]"
 	if d, ok := b.dsos[name+"\x00"]; ok {
+		b.load(d)
 		return d
 	}
-	d := &DSO{Name: name, Kernel: true, Table: kernel.Table}
+	d := &DSO{Name: name, Kernel: true, Table: kernel.Table, loaded: true}
 	b.dsos[name+"\x00"] = d
 	b.p.DSOs = append(b.p.DSOs, d)
 	return d

@@ -7,9 +7,12 @@ import (
 // Profile is a finished profile. Its pointers are shared: two samples in one symbol point
 // at the same Symbol, two frames at one address at the same Location.
 type Profile struct {
-	Events   []*Event
-	Threads  []*Thread
-	DSOs     []*DSO
+	Events  []*Event
+	Threads []*Thread
+	DSOs    []*DSO
+	// Sampled are the DSOs that some sample's stack has an address in, in the order of
+	// their first such address; their Table and Err are set (the others' are not read).
+	Sampled  []*DSO
 	Samples  []Sample
 	Lost     uint64   // samples the kernel dropped (LOST records)
 	Warnings []string // said once each: "no kernel symbols: ..." and the like
@@ -37,6 +40,9 @@ type DSO struct {
 	Kernel  bool
 	Table   *symbol.Table // nil when it could not be read
 	Err     error         // why Table is nil
+
+	loaded  bool // Table and Err are set
+	sampled bool // in Profile.Sampled
 }
 
 // Unknown is the DSO of addresses outside every mapping.
@@ -85,12 +91,10 @@ func (l *Location) Kernel() bool { return l.DSO != nil && l.DSO.Kernel }
 func (p *Profile) SampledTables() []*symbol.Table {
 	seen := map[*symbol.Table]bool{}
 	var out []*symbol.Table
-	for i := range p.Samples {
-		for _, l := range p.Samples[i].Stack {
-			if t := l.DSO.Table; t != nil && !seen[t] {
-				seen[t] = true
-				out = append(out, t)
-			}
+	for _, d := range p.Sampled {
+		if t := d.Table; t != nil && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
 		}
 	}
 	return out

@@ -62,6 +62,7 @@ type Node struct {
 	DSO      string
 	Period   uint64
 	Children []*Node // sorted by period, highest first
+	sym      *Symbol
 	index    map[*Symbol]*Node
 }
 
@@ -89,114 +90,180 @@ func CheckSort(keys []string) error {
 
 // Reports aggregates every event of p.
 func Reports(p *Profile, o Options) ([]*Report, error) {
-	var out []*Report
-	for _, e := range p.Events {
-		r, err := Aggregate(p, e.Index, o)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
+	a, err := NewAggregator(o)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	for i := range p.Samples {
+		a.Add(&p.Samples[i])
+	}
+	return a.Reports(p), nil
 }
 
 // Aggregate builds the report of event ev.
 func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
+	a, err := NewAggregator(o)
+	if err != nil {
+		return nil, err
+	}
+	if ev < 0 || ev >= len(p.Events) {
+		return nil, fmt.Errorf("no event %d in the profile", ev)
+	}
+	for i := range p.Samples {
+		if p.Samples[i].Event == ev {
+			a.Add(&p.Samples[i])
+		}
+	}
+	return a.report(p.Events[ev]), nil
+}
+
+// Aggregator builds the reports of a profile's events sample by sample, so samples need
+// not be kept (Builder.Stream): Add each sample in order, then Reports.
+type Aggregator struct {
+	o      Options
+	hasCPU bool
+	evs    []*aggregation // by event index
+	seen   []*Entry
+	rev    []*Location
+}
+
+// aggregation is one event's report in progress.
+type aggregation struct {
+	total   uint64
+	byKey   map[string]*Entry
+	byLoc   map[threadLoc]*Entry
+	entries []*Entry // in creation order
+}
+
+// Samples of one thread at one location always fall in the same entry: that pair is looked
+// up before the key is built.
+type threadLoc struct {
+	t *Thread
+	l *Location
+	c int
+}
+
+// NewAggregator validates o's sort keys (DefaultSort when empty).
+func NewAggregator(o Options) (*Aggregator, error) {
 	if len(o.Sort) == 0 {
 		o.Sort = DefaultSort
 	}
 	if err := CheckSort(o.Sort); err != nil {
 		return nil, err
 	}
-	if ev < 0 || ev >= len(p.Events) {
-		return nil, fmt.Errorf("no event %d in the profile", ev)
+	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu")}, nil
+}
+
+func (g *aggregation) entryByKey(o *Options, s *Sample, l *Location) *Entry {
+	var arr [4]string
+	vals := arr[:0]
+	if len(o.Sort) > len(arr) {
+		vals = make([]string, 0, len(o.Sort))
 	}
-	r := &Report{Event: p.Events[ev], Sort: o.Sort, Options: o}
-	byKey := map[string]*Entry{}
-	// Samples of one thread at one location always fall in the same entry: look that pair
-	// up before building the key.
-	type tl struct {
-		t *Thread
-		l *Location
-		c int
+	for _, k := range o.Sort {
+		vals = append(vals, value(k, s, l))
 	}
-	byLoc := map[tl]*Entry{}
-	hasCPU := slices.Contains(o.Sort, "cpu")
-	entryByKey := func(s *Sample, l *Location) *Entry {
-		vals := make([]string, len(o.Sort))
-		for i, k := range o.Sort {
-			vals[i] = value(k, s, l)
-		}
-		key := strings.Join(vals, "\x00")
-		e, ok := byKey[key]
-		if !ok {
-			e = &Entry{Values: vals, Thread: s.Thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
-			byKey[key] = e
-		}
+	key := strings.Join(vals, "\x00")
+	e, ok := g.byKey[key]
+	if !ok {
+		e = &Entry{Values: slices.Clone(vals), Thread: s.Thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
+		g.byKey[key] = e
+		g.entries = append(g.entries, e)
+	}
+	return e
+}
+
+func (a *Aggregator) entry(g *aggregation, s *Sample, l *Location) *Entry {
+	k := threadLoc{s.Thread, l, -1}
+	if a.hasCPU {
+		k.c = s.CPU
+	}
+	if e, ok := g.byLoc[k]; ok {
 		return e
 	}
-	entry := func(s *Sample, l *Location) *Entry {
-		k := tl{s.Thread, l, -1}
-		if hasCPU {
-			k.c = s.CPU
-		}
-		if e, ok := byLoc[k]; ok {
-			return e
-		}
-		e := entryByKey(s, l)
-		byLoc[k] = e
-		return e
+	e := g.entryByKey(&a.o, s, l)
+	g.byLoc[k] = e
+	return e
+}
+
+// Add aggregates one sample. The sample and its stack are not kept.
+func (a *Aggregator) Add(s *Sample) {
+	for len(a.evs) <= s.Event {
+		a.evs = append(a.evs, nil)
 	}
-	var seen []*Entry
-	for i := range p.Samples {
-		s := &p.Samples[i]
-		if s.Event != ev {
-			continue
+	g := a.evs[s.Event]
+	if g == nil {
+		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
+		a.evs[s.Event] = g
+	}
+	o := &a.o
+	g.total += s.Period
+	leaf := a.entry(g, s, s.Stack[0])
+	leaf.Self += s.Period
+	leaf.Samples++
+	if o.CallGraph && len(s.Stack) > 1 {
+		if leaf.Callers == nil {
+			leaf.Callers = &Node{}
 		}
-		r.Total += s.Period
-		leaf := entry(s, s.Stack[0])
-		leaf.Self += s.Period
-		leaf.Samples++
+		leaf.Callers.add(s.Stack, s.Period)
+	}
+	if !o.Children {
+		return
+	}
+	seen := a.seen[:0]
+	for j, l := range s.Stack {
+		e := leaf
+		if j > 0 {
+			e = a.entry(g, s, l)
+		}
+		if slices.Contains(seen, e) {
+			continue // recursion: a sample counts once per entry
+		}
+		seen = append(seen, e)
+		e.Children += s.Period
+		// perf's callchain depth of the entry: the whole chain for the sampled entry,
+		// the frames from here down to the sample for a caller.
+		d := j + 1
+		if j == 0 {
+			d = len(s.Stack)
+		}
+		e.depth = max(e.depth, d)
 		if o.CallGraph && len(s.Stack) > 1 {
-			if leaf.Callers == nil {
-				leaf.Callers = &Node{}
+			if e.Callees == nil {
+				e.Callees = &Node{}
 			}
-			leaf.Callers.add(s.Stack, s.Period)
-		}
-		if !o.Children {
-			continue
-		}
-		seen = seen[:0]
-		for j, l := range s.Stack {
-			e := leaf
-			if j > 0 {
-				e = entry(s, l)
+			rev := a.rev[:0]
+			for k := j; k >= 0; k-- {
+				rev = append(rev, s.Stack[k])
 			}
-			if slices.Contains(seen, e) {
-				continue // recursion: a sample counts once per entry
-			}
-			seen = append(seen, e)
-			e.Children += s.Period
-			// perf's callchain depth of the entry: the whole chain for the sampled entry,
-			// the frames from here down to the sample for a caller.
-			d := j + 1
-			if j == 0 {
-				d = len(s.Stack)
-			}
-			e.depth = max(e.depth, d)
-			if o.CallGraph && len(s.Stack) > 1 {
-				if e.Callees == nil {
-					e.Callees = &Node{}
-				}
-				rev := make([]*Location, j+1)
-				for k := 0; k <= j; k++ {
-					rev[k] = s.Stack[j-k]
-				}
-				e.Callees.add(rev, s.Period)
-			}
+			a.rev = rev
+			e.Callees.add(rev, s.Period)
 		}
 	}
-	for _, e := range byKey {
+	a.seen = seen
+}
+
+// Reports finishes the report of every event of p, in p.Events' order.
+func (a *Aggregator) Reports(p *Profile) []*Report {
+	out := make([]*Report, 0, len(p.Events))
+	for _, e := range p.Events {
+		out = append(out, a.report(e))
+	}
+	return out
+}
+
+func (a *Aggregator) report(ev *Event) *Report {
+	o := a.o
+	r := &Report{Event: ev, Sort: o.Sort, Options: o}
+	var g *aggregation
+	if ev.Index < len(a.evs) {
+		g = a.evs[ev.Index]
+	}
+	if g == nil {
+		return r
+	}
+	r.Total = g.total
+	for _, e := range g.entries {
 		if !o.Children {
 			e.Children = e.Self
 		}
@@ -229,7 +296,7 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		}
 		return keyLess(o.Sort, a, b)
 	})
-	return r, nil
+	return r
 }
 
 // keyLess orders entries of equal period as perf report does: by each key in turn, names
@@ -308,18 +375,41 @@ func (n *Node) add(path []*Location, period uint64) {
 	n.Period += period
 	cur := n
 	for _, l := range path[1:] {
-		if cur.index == nil {
-			cur.index = map[*Symbol]*Node{}
-		}
-		c, ok := cur.index[l.Sym] // one Symbol per DSO and name
-		if !ok {
-			c = &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO)}
-			cur.index[l.Sym] = c
-			cur.Children = append(cur.Children, c)
-		}
+		c := cur.child(l)
 		c.Period += period
 		cur = c
 	}
+}
+
+// indexAt is the number of children from which a node indexes them by symbol in a map
+// rather than searching them in turn.
+const indexAt = 8
+
+// child returns the child for l's symbol (one Symbol per DSO and name), adding it.
+func (n *Node) child(l *Location) *Node {
+	if n.index != nil {
+		if c, ok := n.index[l.Sym]; ok {
+			return c
+		}
+	} else {
+		for _, c := range n.Children {
+			if c.sym == l.Sym {
+				return c
+			}
+		}
+	}
+	c := &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO), sym: l.Sym}
+	n.Children = append(n.Children, c)
+	switch {
+	case n.index != nil:
+		n.index[l.Sym] = c
+	case len(n.Children) > indexAt:
+		n.index = make(map[*Symbol]*Node, 2*len(n.Children))
+		for _, c := range n.Children {
+			n.index[c.sym] = c
+		}
+	}
+	return c
 }
 
 func (n *Node) finish() {

@@ -25,6 +25,10 @@ type Resolver struct {
 	Archive *Archive
 	// Kernel is the kernel's table (ParseKallsyms), nil when unknown.
 	Kernel *Table
+	// LoadKernel, when set and Kernel is nil, is called (once) the first time the kernel's
+	// table is asked for: its result becomes Kernel, so a profile without kernel samples
+	// never reads /proc/kallsyms. A failed load leaves Kernel nil (the archive is tried).
+	LoadKernel func() (*Table, error)
 	// NoLines skips DWARF line tables (Table.Lines stays nil): for reports that show no
 	// source lines. Debug files are then read only for the symbols a stripped binary lacks.
 	NoLines bool
@@ -68,6 +72,11 @@ func (r *Resolver) Open(p, buildID string) (*Table, error) {
 func (r *Resolver) open(p, buildID string) (*Table, error) {
 	buildID = strings.ToLower(buildID)
 	if p == KernelName || strings.HasPrefix(p, "[kernel.kallsyms]") {
+		if r.Kernel == nil && r.LoadKernel != nil {
+			load := r.LoadKernel
+			r.LoadKernel = nil
+			r.Kernel, _ = load() // the caller's LoadKernel keeps its error for its message
+		}
 		if r.Kernel != nil {
 			return r.Kernel, nil
 		}

@@ -16,6 +16,14 @@ import (
 // Build reads every record of f into a profile whose addresses res resolves (nil: none).
 func Build(f *perfdata.File, res *symbol.Resolver) (*profile.Profile, error) {
 	b := profile.NewBuilder(res)
+	if err := Feed(f, b); err != nil {
+		return nil, err
+	}
+	return b.Profile(), nil
+}
+
+// Feed reads every record of f into b, in perf report's order.
+func Feed(f *perfdata.File, b *profile.Builder) error {
 	c := &converter{f: f, b: b, buildIDs: map[string]string{}}
 	for _, id := range f.Features.BuildIDs {
 		if len(id.ID) > 0 {
@@ -35,12 +43,12 @@ func Build(f *perfdata.File, res *symbol.Resolver) (*profile.Profile, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		c.add(r)
 	}
 	c.flush(^uint64(0))
-	return b.Profile(), nil
+	return nil
 }
 
 // EventName is the name of event i: the file's event description, else perf's name for
