@@ -69,6 +69,8 @@ type Location struct {
 	Rel  uint64 // the address in the DSO's space
 	File string // source position, "" when unknown
 	Line int
+
+	id uint32 // the Aggregator's number for it, 0 until it has one
 }
 
 // Sample is one sample. Stack[0] is where the sample hit; the rest are its callers, leaf

@@ -61,8 +61,8 @@ type Node struct {
 	Name     string
 	DSO      string
 	Period   uint64
-	Children []*Node // sorted by period, highest first
-	sym      *Symbol
+	Children []*Node   // sorted by period, highest first
+	syms     []*Symbol // of Children, while the tree is built
 	index    map[*Symbol]*Node
 }
 
@@ -115,188 +115,6 @@ func Aggregate(p *Profile, ev int, o Options) (*Report, error) {
 		}
 	}
 	return a.report(p.Events[ev]), nil
-}
-
-// Aggregator builds the reports of a profile's events sample by sample, so samples need
-// not be kept (Builder.Stream): Add each sample in order, then Reports.
-type Aggregator struct {
-	o      Options
-	hasCPU bool
-	evs    []*aggregation // by event index
-	seen   []*Entry
-	rev    []*Location
-}
-
-// aggregation is one event's report in progress.
-type aggregation struct {
-	total   uint64
-	byKey   map[string]*Entry
-	byLoc   map[threadLoc]*Entry
-	entries []*Entry // in creation order
-}
-
-// Samples of one thread at one location always fall in the same entry: that pair is looked
-// up before the key is built.
-type threadLoc struct {
-	t *Thread
-	l *Location
-	c int
-}
-
-// NewAggregator validates o's sort keys (DefaultSort when empty).
-func NewAggregator(o Options) (*Aggregator, error) {
-	if len(o.Sort) == 0 {
-		o.Sort = DefaultSort
-	}
-	if err := CheckSort(o.Sort); err != nil {
-		return nil, err
-	}
-	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu")}, nil
-}
-
-func (g *aggregation) entryByKey(o *Options, s *Sample, l *Location) *Entry {
-	var arr [4]string
-	vals := arr[:0]
-	if len(o.Sort) > len(arr) {
-		vals = make([]string, 0, len(o.Sort))
-	}
-	for _, k := range o.Sort {
-		vals = append(vals, value(k, s, l))
-	}
-	key := strings.Join(vals, "\x00")
-	e, ok := g.byKey[key]
-	if !ok {
-		e = &Entry{Values: slices.Clone(vals), Thread: s.Thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
-		g.byKey[key] = e
-		g.entries = append(g.entries, e)
-	}
-	return e
-}
-
-func (a *Aggregator) entry(g *aggregation, s *Sample, l *Location) *Entry {
-	k := threadLoc{s.Thread, l, -1}
-	if a.hasCPU {
-		k.c = s.CPU
-	}
-	if e, ok := g.byLoc[k]; ok {
-		return e
-	}
-	e := g.entryByKey(&a.o, s, l)
-	g.byLoc[k] = e
-	return e
-}
-
-// Add aggregates one sample. The sample and its stack are not kept.
-func (a *Aggregator) Add(s *Sample) {
-	for len(a.evs) <= s.Event {
-		a.evs = append(a.evs, nil)
-	}
-	g := a.evs[s.Event]
-	if g == nil {
-		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
-		a.evs[s.Event] = g
-	}
-	o := &a.o
-	g.total += s.Period
-	leaf := a.entry(g, s, s.Stack[0])
-	leaf.Self += s.Period
-	leaf.Samples++
-	if o.CallGraph && len(s.Stack) > 1 {
-		if leaf.Callers == nil {
-			leaf.Callers = &Node{}
-		}
-		leaf.Callers.add(s.Stack, s.Period)
-	}
-	if !o.Children {
-		return
-	}
-	seen := a.seen[:0]
-	for j, l := range s.Stack {
-		e := leaf
-		if j > 0 {
-			e = a.entry(g, s, l)
-		}
-		if slices.Contains(seen, e) {
-			continue // recursion: a sample counts once per entry
-		}
-		seen = append(seen, e)
-		e.Children += s.Period
-		// perf's callchain depth of the entry: the whole chain for the sampled entry,
-		// the frames from here down to the sample for a caller.
-		d := j + 1
-		if j == 0 {
-			d = len(s.Stack)
-		}
-		e.depth = max(e.depth, d)
-		if o.CallGraph && len(s.Stack) > 1 {
-			if e.Callees == nil {
-				e.Callees = &Node{}
-			}
-			rev := a.rev[:0]
-			for k := j; k >= 0; k-- {
-				rev = append(rev, s.Stack[k])
-			}
-			a.rev = rev
-			e.Callees.add(rev, s.Period)
-		}
-	}
-	a.seen = seen
-}
-
-// Reports finishes the report of every event of p, in p.Events' order.
-func (a *Aggregator) Reports(p *Profile) []*Report {
-	out := make([]*Report, 0, len(p.Events))
-	for _, e := range p.Events {
-		out = append(out, a.report(e))
-	}
-	return out
-}
-
-func (a *Aggregator) report(ev *Event) *Report {
-	o := a.o
-	r := &Report{Event: ev, Sort: o.Sort, Options: o}
-	var g *aggregation
-	if ev.Index < len(a.evs) {
-		g = a.evs[ev.Index]
-	}
-	if g == nil {
-		return r
-	}
-	r.Total = g.total
-	for _, e := range g.entries {
-		if !o.Children {
-			e.Children = e.Self
-		}
-		lim := e.Self
-		if o.Children {
-			lim = e.Children
-		}
-		if o.PercentLimit > 0 && r.Percent(lim) < o.PercentLimit {
-			r.Dropped = append(r.Dropped, e)
-			continue
-		}
-		if e.Callers != nil {
-			e.Callers.finish()
-		}
-		if e.Callees != nil {
-			e.Callees.finish()
-		}
-		r.Entries = append(r.Entries, e)
-	}
-	sort.Slice(r.Entries, func(i, j int) bool {
-		a, b := r.Entries[i], r.Entries[j]
-		if o.Children && a.Children != b.Children {
-			return a.Children > b.Children
-		}
-		if o.Children && a.Thread == b.Thread && a.depth != b.depth {
-			return a.depth > b.depth // perf puts a caller above its callee when they tie
-		}
-		if a.Self != b.Self {
-			return a.Self > b.Self
-		}
-		return keyLess(o.Sort, a, b)
-	})
-	return r
 }
 
 // keyLess orders entries of equal period as perf report does: by each key in turn, names
@@ -391,30 +209,30 @@ func (n *Node) child(l *Location) *Node {
 		if c, ok := n.index[l.Sym]; ok {
 			return c
 		}
-	} else {
-		for _, c := range n.Children {
-			if c.sym == l.Sym {
-				return c
-			}
-		}
+	} else if i := slices.Index(n.syms, l.Sym); i >= 0 {
+		return n.Children[i]
 	}
-	c := &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO), sym: l.Sym}
+	c := &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO)}
 	n.Children = append(n.Children, c)
 	switch {
 	case n.index != nil:
 		n.index[l.Sym] = c
 	case len(n.Children) > indexAt:
 		n.index = make(map[*Symbol]*Node, 2*len(n.Children))
-		for _, c := range n.Children {
-			n.index[c.sym] = c
+		for i, c := range n.Children[:len(n.syms)] {
+			n.index[n.syms[i]] = c
 		}
+		n.index[l.Sym] = c
+		n.syms = nil
+	default:
+		n.syms = append(n.syms, l.Sym)
 	}
 	return c
 }
 
 func (n *Node) finish() {
 	sort.SliceStable(n.Children, func(i, j int) bool { return n.Children[i].Period > n.Children[j].Period })
-	n.index = nil
+	n.index, n.syms = nil, nil
 	for _, c := range n.Children {
 		c.finish()
 	}

@@ -1,0 +1,267 @@
+package profile
+
+import (
+	"encoding/binary"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+)
+
+// Aggregator builds the reports of a profile's events sample by sample, so samples need
+// not be kept (Builder.Stream): Add each sample in order, then Reports.
+//
+// Samples of one event, thread (and CPU, when a key shows it) with the same stack are
+// counted once with their summed period: the distinct stacks are aggregated in the order
+// of their first sample, which gives the entries and call trees the order the samples
+// themselves would.
+type Aggregator struct {
+	o      Options
+	hasCPU bool
+	evs    []*aggregation // by event index
+	seen   []*Entry
+	rev    []*Location
+
+	stacks  map[string]int // key -> index in uniq
+	uniq    []stackCount
+	done    int // uniq[:done] are aggregated
+	threads map[*Thread]uint32
+	key     []byte
+	slab    []*Location // where the stacks in uniq are copied
+}
+
+// stackCount is the samples of one event and thread with one stack.
+type stackCount struct {
+	event   int
+	thread  *Thread
+	cpu     int
+	stack   []*Location
+	period  uint64
+	samples uint64
+}
+
+// aggregation is one event's report in progress.
+type aggregation struct {
+	total   uint64
+	byKey   map[string]*Entry
+	byLoc   map[threadLoc]*Entry
+	entries []*Entry // in creation order
+}
+
+// Samples of one thread at one location always fall in the same entry: that pair is looked
+// up before the key is built.
+type threadLoc struct {
+	t *Thread
+	l *Location
+	c int
+}
+
+// NewAggregator validates o's sort keys (DefaultSort when empty).
+func NewAggregator(o Options) (*Aggregator, error) {
+	if len(o.Sort) == 0 {
+		o.Sort = DefaultSort
+	}
+	if err := CheckSort(o.Sort); err != nil {
+		return nil, err
+	}
+	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[string]int{},
+		threads: map[*Thread]uint32{}}, nil
+}
+
+// locIDs numbers Locations for the stack keys (0: not numbered yet).
+var locIDs atomic.Uint32
+
+func locID(l *Location) uint32 {
+	if l.id == 0 {
+		l.id = locIDs.Add(1)
+	}
+	return l.id
+}
+
+// Add counts one sample. Neither the sample nor its stack is kept.
+func (a *Aggregator) Add(s *Sample) {
+	tid, ok := a.threads[s.Thread]
+	if !ok {
+		tid = uint32(len(a.threads))
+		a.threads[s.Thread] = tid
+	}
+	k := binary.LittleEndian.AppendUint32(a.key[:0], uint32(s.Event))
+	k = binary.LittleEndian.AppendUint32(k, tid)
+	if a.hasCPU {
+		k = binary.LittleEndian.AppendUint32(k, uint32(s.CPU))
+	}
+	for _, l := range s.Stack {
+		k = binary.LittleEndian.AppendUint32(k, locID(l))
+	}
+	a.key = k
+	if i, ok := a.stacks[string(k)]; ok {
+		a.uniq[i].period += s.Period
+		a.uniq[i].samples++
+		return
+	}
+	a.stacks[string(k)] = len(a.uniq)
+	if len(a.slab) < len(s.Stack) {
+		a.slab = make([]*Location, max(1<<14, len(s.Stack)))
+	}
+	st := a.slab[:len(s.Stack):len(s.Stack)]
+	a.slab = a.slab[len(s.Stack):]
+	copy(st, s.Stack)
+	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: s.CPU, stack: st, period: s.Period, samples: 1})
+}
+
+func (a *Aggregator) aggregate() {
+	for i := a.done; i < len(a.uniq); i++ {
+		a.add(&a.uniq[i])
+		a.uniq[i] = stackCount{}
+	}
+	a.done = len(a.uniq)
+}
+
+func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry {
+	var arr [4]string
+	vals := arr[:0]
+	if len(o.Sort) > len(arr) {
+		vals = make([]string, 0, len(o.Sort))
+	}
+	smp := Sample{Thread: s.thread, CPU: s.cpu}
+	for _, k := range o.Sort {
+		vals = append(vals, value(k, &smp, l))
+	}
+	key := strings.Join(vals, "\x00")
+	e, ok := g.byKey[key]
+	if !ok {
+		e = &Entry{Values: slices.Clone(vals), Thread: s.thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
+		g.byKey[key] = e
+		g.entries = append(g.entries, e)
+	}
+	return e
+}
+
+func (a *Aggregator) entry(g *aggregation, s *stackCount, l *Location) *Entry {
+	k := threadLoc{s.thread, l, -1}
+	if a.hasCPU {
+		k.c = s.cpu
+	}
+	if e, ok := g.byLoc[k]; ok {
+		return e
+	}
+	e := g.entryByKey(&a.o, s, l)
+	g.byLoc[k] = e
+	return e
+}
+
+// add aggregates the samples of one stack.
+func (a *Aggregator) add(s *stackCount) {
+	for len(a.evs) <= s.event {
+		a.evs = append(a.evs, nil)
+	}
+	g := a.evs[s.event]
+	if g == nil {
+		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
+		a.evs[s.event] = g
+	}
+	o := &a.o
+	stack, period := s.stack, s.period
+	g.total += period
+	leaf := a.entry(g, s, stack[0])
+	leaf.Self += period
+	leaf.Samples += s.samples
+	if o.CallGraph && len(stack) > 1 {
+		if leaf.Callers == nil {
+			leaf.Callers = &Node{}
+		}
+		leaf.Callers.add(stack, period)
+	}
+	if !o.Children {
+		return
+	}
+	seen := a.seen[:0]
+	for j, l := range stack {
+		e := leaf
+		if j > 0 {
+			e = a.entry(g, s, l)
+		}
+		if slices.Contains(seen, e) {
+			continue // recursion: a sample counts once per entry
+		}
+		seen = append(seen, e)
+		e.Children += period
+		// perf's callchain depth of the entry: the whole chain for the sampled entry,
+		// the frames from here down to the sample for a caller.
+		d := j + 1
+		if j == 0 {
+			d = len(stack)
+		}
+		e.depth = max(e.depth, d)
+		if o.CallGraph && len(stack) > 1 {
+			if e.Callees == nil {
+				e.Callees = &Node{}
+			}
+			rev := a.rev[:0]
+			for k := j; k >= 0; k-- {
+				rev = append(rev, stack[k])
+			}
+			a.rev = rev
+			e.Callees.add(rev, period)
+		}
+	}
+	a.seen = seen
+}
+
+// Reports finishes the report of every event of p, in p.Events' order.
+func (a *Aggregator) Reports(p *Profile) []*Report {
+	a.aggregate()
+	out := make([]*Report, 0, len(p.Events))
+	for _, e := range p.Events {
+		out = append(out, a.report(e))
+	}
+	return out
+}
+
+func (a *Aggregator) report(ev *Event) *Report {
+	a.aggregate()
+	o := a.o
+	r := &Report{Event: ev, Sort: o.Sort, Options: o}
+	var g *aggregation
+	if ev.Index < len(a.evs) {
+		g = a.evs[ev.Index]
+	}
+	if g == nil {
+		return r
+	}
+	r.Total = g.total
+	for _, e := range g.entries {
+		if !o.Children {
+			e.Children = e.Self
+		}
+		lim := e.Self
+		if o.Children {
+			lim = e.Children
+		}
+		if o.PercentLimit > 0 && r.Percent(lim) < o.PercentLimit {
+			r.Dropped = append(r.Dropped, e)
+			continue
+		}
+		if e.Callers != nil {
+			e.Callers.finish()
+		}
+		if e.Callees != nil {
+			e.Callees.finish()
+		}
+		r.Entries = append(r.Entries, e)
+	}
+	sort.Slice(r.Entries, func(i, j int) bool {
+		a, b := r.Entries[i], r.Entries[j]
+		if o.Children && a.Children != b.Children {
+			return a.Children > b.Children
+		}
+		if o.Children && a.Thread == b.Thread && a.depth != b.depth {
+			return a.depth > b.depth // perf puts a caller above its callee when they tie
+		}
+		if a.Self != b.Self {
+			return a.Self > b.Self
+		}
+		return keyLess(o.Sort, a, b)
+	})
+	return r
+}
