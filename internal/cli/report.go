@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/proffmt"
@@ -259,8 +260,14 @@ func loadProfile(e *env, path, kallsyms, symfs string, lines bool,
 	// machine's /proc/kallsyms (not over an explicit --kallsyms).
 	var kernelErr error
 	if kallsyms != "" || !archiveHasKernel(a) {
+		// Read the kernel's symbols beside the records when the file may sample the kernel.
+		wait := func() (*symbol.Table, error) { return readKernel(machine(), kallsyms) }
+		if samplesKernel(pf) {
+			wait = prefetchKernel(kallsyms)
+			defer wait() // never outlive the report
+		}
 		res.LoadKernel = func() (*symbol.Table, error) {
-			t, err := readKernel(kallsyms)
+			t, err := wait()
 			kernelErr = err
 			return t, err
 		}
@@ -291,9 +298,36 @@ func reportFileErr(path string, err error) error {
 	return fmt.Errorf("%s: %w", path, err)
 }
 
+// prefetchKernel starts reading the kernel's symbols (readKernel) in the background; the
+// function it returns waits for them.
+func prefetchKernel(kallsyms string) func() (*symbol.Table, error) {
+	m := machine()
+	done := make(chan struct{})
+	var t *symbol.Table
+	var err error
+	go func() {
+		defer close(done)
+		t, err = readKernel(m, kallsyms)
+	}()
+	return func() (*symbol.Table, error) {
+		<-done
+		return t, err
+	}
+}
+
+// samplesKernel says whether some event of f may have sampled kernel addresses.
+func samplesKernel(f *perfdata.File) bool {
+	for _, ev := range f.Events {
+		if ev.Attr.Flags&perfdata.FlagExcludeKernel == 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // loadKernel gives res the kernel's symbols now; the error says why there are none.
 func loadKernel(res *symbol.Resolver, kallsyms string) error {
-	t, err := readKernel(kallsyms)
+	t, err := readKernel(machine(), kallsyms)
 	if err != nil {
 		return err
 	}
@@ -301,15 +335,15 @@ func loadKernel(res *symbol.Resolver, kallsyms string) error {
 	return nil
 }
 
-// readKernel reads the kernel's symbols from the kallsyms file (/proc/kallsyms when ""); the
-// error says why there are none.
-func readKernel(kallsyms string) (*symbol.Table, error) {
+// readKernel reads the kernel's symbols from the kallsyms file (m's /proc/kallsyms when "");
+// the error says why there are none.
+func readKernel(m *host.Machine, kallsyms string) (*symbol.Table, error) {
 	var data []byte
 	var err error
 	if kallsyms != "" {
 		data, err = os.ReadFile(kallsyms)
 	} else {
-		data, err = machine().Kallsyms()
+		data, err = m.Kallsyms()
 	}
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrRestricted says /proc/kallsyms showed every address as zero (kptr_restrict, or not
@@ -14,19 +15,27 @@ import (
 var ErrRestricted = errors.New("kernel symbol addresses are hidden (/proc/kallsyms shows zeros): run as root or set kernel.kptr_restrict=0")
 
 // ParseKallsyms reads /proc/kallsyms text ("ADDR TYPE NAME [MODULE]" a line) into the
-// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules.
+// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules. The names are
+// slices of one copy of data: a line costs no allocation.
 func ParseKallsyms(data []byte) (*Table, error) {
 	t := &Table{Path: "[kernel.kallsyms]", Kind: KindKernel, Source: "kallsyms"}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	text := string(data)
+	t.Syms = make([]Sym, 0, strings.Count(text, "\n")+1) // most lines are text symbols
 	n, nonzero := 0, false
-	for sc.Scan() {
-		line := sc.Text()
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		line = strings.TrimSuffix(line, "\r") // as bufio.ScanLines
 		if line == "" {
 			continue
 		}
-		f := strings.Fields(line)
-		if len(f) < 3 || len(f[1]) != 1 {
+		var f [4]string
+		nf := fields(line, &f)
+		if nf < 3 || len(f[1]) != 1 {
 			return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
 		}
 		addr, err := strconv.ParseUint(f[0], 16, 64)
@@ -46,20 +55,50 @@ func ParseKallsyms(data []byte) (*Table, error) {
 		if f[1][0] == 't' {
 			s.bind = bindLocal
 		}
-		if len(f) > 3 {
+		if nf > 3 {
 			s.Module = strings.Trim(f[3], "[]")
 		}
 		t.Syms = append(t.Syms, s)
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("kallsyms: %w", err)
-	}
 	if n > 0 && !nonzero {
 		return nil, ErrRestricted
+	}
+	if len(t.Syms) == 0 {
+		t.Syms = nil
 	}
 	t.finish()
 	return t, nil
 }
+
+// fields splits line at white space like strings.Fields into at most len(f) fields (the
+// rest is dropped) and returns how many it found. Lines with non-ASCII bytes take
+// strings.Fields itself, for its Unicode white space.
+func fields(line string, f *[4]string) int {
+	for i := 0; i < len(line); i++ {
+		if line[i] >= utf8.RuneSelf {
+			all := strings.Fields(line)
+			return copy(f[:], all)
+		}
+	}
+	n := 0
+	for i := 0; i < len(line) && n < len(f); {
+		for i < len(line) && asciiSpace[line[i]] {
+			i++
+		}
+		j := i
+		for j < len(line) && !asciiSpace[line[j]] {
+			j++
+		}
+		if j > i {
+			f[n] = line[i:j]
+			n++
+		}
+		i = j
+	}
+	return n
+}
+
+var asciiSpace = [256]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // ParsePerfMap reads a JIT's /tmp/perf-PID.map ("START SIZE NAME" a line, hexadecimal,
 // with or without 0x) into a Table of process addresses.

@@ -1,6 +1,8 @@
 package symbol
 
 import (
+	"cmp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -93,7 +95,10 @@ func (t *Table) MapAddr(ip, start, pgoff uint64) uint64 {
 // size-0 symbols the extent up to the next symbol.
 func (t *Table) finish() {
 	syms := t.Syms
-	sort.SliceStable(syms, func(i, j int) bool { return syms[i].Addr < syms[j].Addr })
+	byAddr := func(a, b Sym) int { return cmp.Compare(a.Addr, b.Addr) }
+	if !slices.IsSortedFunc(syms, byAddr) {
+		slices.SortStableFunc(syms, byAddr)
+	}
 	out := syms[:0]
 	for _, s := range syms {
 		if n := len(out); n > 0 && out[n-1].Addr == s.Addr {

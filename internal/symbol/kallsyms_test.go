@@ -1,0 +1,106 @@
+package symbol
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// parseKallsymsFields is the straightforward parser (a Scanner and strings.Fields a line)
+// that ParseKallsyms must agree with.
+func parseKallsymsFields(data []byte) (*Table, error) {
+	t := &Table{Path: "[kernel.kallsyms]", Kind: KindKernel, Source: "kallsyms"}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	n, nonzero := 0, false
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 3 || len(f[1]) != 1 {
+			return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
+		}
+		addr, err := strconv.ParseUint(f[0], 16, 64)
+		if err != nil {
+			return nil, fmt.Errorf("kallsyms line %d: bad address %q", n+1, f[0])
+		}
+		n++
+		nonzero = nonzero || addr != 0
+		if c := f[1][0]; c != 't' && c != 'T' && c != 'w' && c != 'W' {
+			continue
+		}
+		s := Sym{Addr: addr, Name: f[2], bind: bindGlobal}
+		if f[1][0] == 't' {
+			s.bind = bindLocal
+		}
+		if len(f) > 3 {
+			s.Module = strings.Trim(f[3], "[]")
+		}
+		t.Syms = append(t.Syms, s)
+	}
+	if n > 0 && !nonzero {
+		return nil, ErrRestricted
+	}
+	t.finish()
+	return t, nil
+}
+
+// bigKallsyms is kallsyms text of n symbols in /proc/kallsyms' shape: mostly ascending
+// kernel text with data symbols between, aliases, and module symbols at the end.
+func bigKallsyms(n int) []byte {
+	var b bytes.Buffer
+	types := "TtTdtWTbtr"
+	for i := 0; i < n; i++ {
+		addr := 0xffffffff81000000 + uint64(i)*0x40
+		if i%97 == 0 && i > 0 {
+			addr -= 0x40 // an alias of the previous address
+		}
+		fmt.Fprintf(&b, "%016x %c sym_%d\n", addr, types[i%len(types)], i)
+	}
+	for i := 0; i < n/10; i++ {
+		fmt.Fprintf(&b, "%016x t mod_fn_%d\t[mod%d]\n", 0xffffffffc0000000+uint64(i)*0x80, i, i%7)
+	}
+	return b.Bytes()
+}
+
+func TestParseKallsymsAgrees(t *testing.T) {
+	inputs := []string{
+		kallsymsSample,
+		string(bigKallsyms(5000)),
+		"ffffffff81000000 T a\r\nffffffff81000010 t b \t [m]\r\n\r\n",
+		"ffffffff81000000 T a x y z\n",
+		"ffffffff81000000\u00a0T\u00a0a\n",
+		"ffffffff81000000 TT a\n",
+		"ffffffff81000000 T\n",
+		"0x10 T a\n",
+		"ffffffff81000020 T b\nffffffff81000000 T a\nffffffff81000010 W c\n",
+		"\n\n",
+		"",
+	}
+	for _, in := range inputs {
+		got, gerr := ParseKallsyms([]byte(in))
+		want, werr := parseKallsymsFields([]byte(in))
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%.60q: got %v (%v), want %v (%v)", in, got, gerr, want, werr)
+		}
+	}
+}
+
+// BenchmarkParseKallsyms: a kernel's worth of /proc/kallsyms (about 150k lines).
+// go test -bench ParseKallsyms ./internal/symbol
+func BenchmarkParseKallsyms(b *testing.B) {
+	data := bigKallsyms(140000)
+	b.SetBytes(int64(len(data)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := ParseKallsyms(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
