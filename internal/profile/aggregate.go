@@ -90,7 +90,11 @@ func (a *Aggregator) Add(s *Sample) {
 	if a.hasCPU {
 		k = binary.LittleEndian.AppendUint32(k, uint32(s.CPU))
 	}
-	for _, l := range s.Stack {
+	stack := s.Stack
+	if !a.o.Children && !a.o.CallGraph {
+		stack = stack[:1] // only where the sample hit counts
+	}
+	for _, l := range stack {
 		k = binary.LittleEndian.AppendUint32(k, locID(l))
 	}
 	a.key = k
@@ -100,12 +104,12 @@ func (a *Aggregator) Add(s *Sample) {
 		return
 	}
 	a.stacks[string(k)] = len(a.uniq)
-	if len(a.slab) < len(s.Stack) {
-		a.slab = make([]*Location, max(1<<14, len(s.Stack)))
+	if len(a.slab) < len(stack) {
+		a.slab = make([]*Location, max(1<<14, len(stack)))
 	}
-	st := a.slab[:len(s.Stack):len(s.Stack)]
-	a.slab = a.slab[len(s.Stack):]
-	copy(st, s.Stack)
+	st := a.slab[:len(stack):len(stack)]
+	a.slab = a.slab[len(stack):]
+	copy(st, stack)
 	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: s.CPU, stack: st, period: s.Period, samples: 1})
 }
 

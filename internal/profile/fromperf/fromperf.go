@@ -1,7 +1,6 @@
 package fromperf
 
 import (
-	"container/heap"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -95,7 +94,7 @@ func (c *converter) add(r perfdata.Record) {
 		return
 	}
 	c.seq++
-	heap.Push(&c.q, queued{t, c.seq, r})
+	c.q.push(queued{t, c.seq, r})
 	if t > c.maxTime {
 		c.maxTime = t
 	}
@@ -125,7 +124,7 @@ func (c *converter) time(r perfdata.Record) (uint64, bool) {
 
 func (c *converter) flush(limit uint64) {
 	for len(c.q) > 0 && c.q[0].t <= limit {
-		c.deliver(heap.Pop(&c.q).(queued).r)
+		c.deliver(c.q.pop().r)
 	}
 }
 
@@ -202,20 +201,51 @@ type queued struct {
 	r      perfdata.Record
 }
 
+// queue is a min-heap of records by time, then by arrival.
 type queue []queued
 
-func (q queue) Len() int { return len(q) }
-func (q queue) Less(i, j int) bool {
+func (q queue) less(i, j int) bool {
 	if q[i].t != q[j].t {
 		return q[i].t < q[j].t
 	}
 	return q[i].seq < q[j].seq
 }
-func (q queue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *queue) Push(x any)   { *q = append(*q, x.(queued)) }
-func (q *queue) Pop() any {
-	old := *q
-	x := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return x
+
+func (q *queue) push(x queued) {
+	*q = append(*q, x)
+	h := *q
+	for i := len(h) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !h.less(i, p) {
+			break
+		}
+		h[i], h[p] = h[p], h[i]
+		i = p
+	}
+}
+
+func (q *queue) pop() queued {
+	h := *q
+	top := h[0]
+	n := len(h) - 1
+	h[0] = h[n]
+	h[n] = queued{}
+	h = h[:n]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= n {
+			break
+		}
+		m := l
+		if r := l + 1; r < n && h.less(r, l) {
+			m = r
+		}
+		if !h.less(m, i) {
+			break
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+	*q = h
+	return top
 }
