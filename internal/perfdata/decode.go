@@ -51,6 +51,39 @@ type Records struct {
 	end int64
 	buf []byte
 	err error
+	a   alloc
+}
+
+// alloc hands out Samples and callchains cut from larger arrays: a record costs no
+// allocation of its own, and each keeps its own memory (a callchain's capacity is its
+// length).
+type alloc struct {
+	samples []Sample
+	words   []uint64
+}
+
+func (a *alloc) sample() *Sample {
+	if a == nil {
+		return &Sample{}
+	}
+	if len(a.samples) == 0 {
+		a.samples = make([]Sample, 256)
+	}
+	s := &a.samples[0]
+	a.samples = a.samples[1:]
+	return s
+}
+
+func (a *alloc) uint64s(n int) []uint64 {
+	if a == nil || n > 1<<10 {
+		return make([]uint64, n)
+	}
+	if len(a.words) < n {
+		a.words = make([]uint64, 1<<14)
+	}
+	w := a.words[:n:n]
+	a.words = a.words[n:]
+	return w
 }
 
 // Records returns a reader of the data section.
@@ -104,7 +137,7 @@ func (rs *Records) next() (Record, error) {
 	if hdr.Type == RecordCompressed {
 		return nil, fmt.Errorf("%w: compressed records (perf record -z); rerecord without -z", ErrUnsupported)
 	}
-	rec, err := rs.f.decode(hdr, body)
+	rec, err := rs.f.decode(hdr, body, &rs.a)
 	if err != nil {
 		return nil, formatErr("%v: %v", hdr, err)
 	}
@@ -166,9 +199,9 @@ func (f *File) eventOf(id uint64) (int, error) {
 	return i, nil
 }
 
-func (f *File) decode(hdr RecordHeader, body []byte) (Record, error) {
+func (f *File) decode(hdr RecordHeader, body []byte, a *alloc) (Record, error) {
 	if hdr.Type == RecordSample {
-		return f.decodeSample(hdr, body)
+		return f.decodeSample(hdr, body, a)
 	}
 	if hdr.Type >= 64 {
 		if hdr.Type == RecordFinishedRound {
@@ -273,8 +306,9 @@ func (f *File) trailer(body []byte) (Origin, []byte, error) {
 
 const maxCallchain = 1 << 13
 
-func (f *File) decodeSample(hdr RecordHeader, body []byte) (Record, error) {
-	s := &Sample{RecordHeader: hdr}
+func (f *File) decodeSample(hdr RecordHeader, body []byte, a *alloc) (Record, error) {
+	s := a.sample()
+	s.RecordHeader = hdr
 	if f.layout.sample >= 0 {
 		if len(body) < 8*(f.layout.sample+1) {
 			return nil, errShort
@@ -285,8 +319,8 @@ func (f *File) decodeSample(hdr RecordHeader, body []byte) (Record, error) {
 		}
 		s.Event = ev
 	}
-	a := f.Events[s.Event].Attr
-	t := a.SampleType
+	attr := f.Events[s.Event].Attr
+	t := attr.SampleType
 	d := &dec{b: body, o: f.order}
 	if t&SampleIdentifier != 0 {
 		s.ID = d.u64()
@@ -316,17 +350,18 @@ func (f *File) decodeSample(hdr RecordHeader, body []byte) (Record, error) {
 		s.Period = d.u64()
 	}
 	if t&SampleRead != 0 {
-		s.Read = d.read(a.ReadFormat)
+		s.Read = d.read(attr.ReadFormat)
 	}
 	if t&SampleCallchain != 0 {
 		n := d.u64()
 		if n > maxCallchain || n > uint64(len(d.b))/8 {
 			return nil, fmt.Errorf("callchain of %d entries in %d bytes", n, len(d.b))
 		}
-		s.Callchain = make([]uint64, n)
+		s.Callchain = a.uint64s(int(n))
 		for i := range s.Callchain {
-			s.Callchain[i] = d.u64()
+			s.Callchain[i] = f.order.Uint64(d.b[8*i:])
 		}
+		d.b = d.b[8*n:]
 	}
 	if t&SampleRaw != 0 {
 		if len(d.b) < 4 {

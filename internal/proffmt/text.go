@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/profile"
@@ -125,32 +126,63 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	}
 }
 
-func pct(v float64) string { return fmt.Sprintf("%.2f%%", v) }
+func pct(v float64) string { return string(appendPct(nil, v)) }
+
+// appendPct appends v as "%.2f%%" formats it.
+func appendPct(b []byte, v float64) []byte {
+	return append(strconv.AppendFloat(b, v, 'f', 2, 64), '%')
+}
 
 // writeGraph draws a call tree perf's way: a straight chain while there is one path,
 // "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's
 // continuation lines one column to the right of the branch's name.
 func writeGraph(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
 	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, n.Name)
-	chain(w, r, n, indent+"   ")
+	g := graph{w: w, r: r, indent: append(make([]byte, 0, 256), indent+"   "...)}
+	g.chain(n)
 }
 
-func chain(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
+// graph writes the lines under a tree's root; indent grows and shrinks with the depth.
+type graph struct {
+	w      *bufio.Writer
+	r      *profile.Report
+	indent []byte
+	pct    []byte
+}
+
+func (g *graph) chain(n *profile.Node) {
+	w := g.w
 	for len(n.Children) == 1 && n.Children[0].Period == n.Period {
 		n = n.Children[0]
-		fmt.Fprintf(w, "%s%s\n", indent, n.Name)
+		w.Write(g.indent)
+		w.WriteString(n.Name)
+		w.WriteByte('\n')
 	}
 	if len(n.Children) == 0 {
 		return
 	}
+	depth := len(g.indent)
 	for i, c := range n.Children {
-		fmt.Fprintf(w, "%s|          \n", indent)
-		if i == len(n.Children)-1 {
-			fmt.Fprintf(w, "%s --%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
-			chain(w, r, c, indent+"           ")
+		last := i == len(n.Children)-1
+		g.pct = appendPct(g.pct[:0], g.r.Percent(c.Period))
+		w.Write(g.indent)
+		w.WriteString("|          \n")
+		w.Write(g.indent)
+		if last {
+			w.WriteString(" --")
 		} else {
-			fmt.Fprintf(w, "%s|--%s--%s\n", indent, pct(r.Percent(c.Period)), c.Name)
-			chain(w, r, c, indent+"|          ")
+			w.WriteString("|--")
 		}
+		w.Write(g.pct)
+		w.WriteString("--")
+		w.WriteString(c.Name)
+		w.WriteByte('\n')
+		if last {
+			g.indent = append(g.indent, "           "...)
+		} else {
+			g.indent = append(g.indent, "|          "...)
+		}
+		g.chain(c)
+		g.indent = g.indent[:depth]
 	}
 }

@@ -28,6 +28,7 @@ type Aggregator struct {
 	threads map[*Thread]uint32
 	key     []byte
 	slab    []*Location // where the stacks in uniq are copied
+	nodes   nodeAlloc
 }
 
 // stackCount is the samples of one event and thread with one stack.
@@ -174,7 +175,7 @@ func (a *Aggregator) add(s *stackCount) {
 		if leaf.Callers == nil {
 			leaf.Callers = &Node{}
 		}
-		leaf.Callers.add(stack, period)
+		leaf.Callers.add(stack, period, &a.nodes)
 	}
 	if !o.Children {
 		return
@@ -206,7 +207,7 @@ func (a *Aggregator) add(s *stackCount) {
 				rev = append(rev, stack[k])
 			}
 			a.rev = rev
-			e.Callees.add(rev, period)
+			e.Callees.add(rev, period, &a.nodes)
 		}
 	}
 	a.seen = seen

@@ -106,7 +106,9 @@ type Builder struct {
 
 	agg   *Aggregator // Stream's
 	keep  bool        // samples go to Profile.Samples
-	stack []*Location // the stack of the sample being built when samples are not kept
+	stack []*Location // the stack of the sample being built
+	slab  []*Location // where kept samples' stacks are copied
+	cache [4096]cached
 }
 
 // NewBuilder returns a Builder resolving through res (nil: no symbols, addresses only).
@@ -271,11 +273,10 @@ func (b *Builder) Sample(e SampleEvent) {
 		ev = b.p.Events[0]
 	}
 	s := Sample{Thread: b.thread(e.Pid, e.Tid), Event: ev.Index, Period: e.Period, CPU: e.CPU, Time: e.Time}
-	if !b.keep {
-		s.Stack = b.stack[:0]
-	}
+	stack := b.stack[:0]
+	user, kern := b.spaces[e.Pid], b.spaces[-1]
 	if len(e.Callchain) == 0 {
-		s.Stack = append(s.Stack, b.locate(e.Pid, e.IP, e.Kernel, false))
+		stack = append(stack, b.locate(user, kern, e.IP, e.Kernel, false))
 	} else {
 		kernel := e.Kernel
 		for _, a := range e.Callchain {
@@ -288,11 +289,22 @@ func (b *Builder) Sample(e SampleEvent) {
 				}
 				continue
 			}
-			s.Stack = append(s.Stack, b.locate(e.Pid, a, kernel, len(s.Stack) > 0))
+			stack = append(stack, b.locate(user, kern, a, kernel, len(stack) > 0))
 		}
-		if len(s.Stack) == 0 {
-			s.Stack = append(s.Stack, b.locate(e.Pid, e.IP, e.Kernel, false))
+		if len(stack) == 0 {
+			stack = append(stack, b.locate(user, kern, e.IP, e.Kernel, false))
 		}
+	}
+	b.stack = stack
+	s.Stack = stack
+	if b.keep {
+		// The kept samples' stacks are cut from one large array, each its own length.
+		if len(b.slab) < len(stack) {
+			b.slab = make([]*Location, max(1<<14, len(stack)))
+		}
+		s.Stack = b.slab[:len(stack):len(stack)]
+		b.slab = b.slab[len(stack):]
+		copy(s.Stack, stack)
 	}
 	ev.Samples++
 	ev.Period += e.Period
@@ -301,28 +313,46 @@ func (b *Builder) Sample(e SampleEvent) {
 	}
 	if b.keep {
 		b.p.Samples = append(b.p.Samples, s)
-	} else {
-		b.stack = s.Stack
 	}
 }
 
 // locate resolves one address of process pid; caller marks a return address (its line is
 // the call's, one byte back).
-func (b *Builder) locate(pid int, addr uint64, kernel, caller bool) *Location {
+func (b *Builder) locate(user, kern *space, addr uint64, kernel, caller bool) *Location {
+	sp := user
 	if kernel {
-		pid = -1
+		sp = kern
 	}
-	sp := b.spaces[pid]
 	if sp == nil {
 		return b.resolve(nil, addr, kernel, caller)
 	}
-	k := spaceKey{addr, caller}
-	if l, ok := sp.locs[k]; ok {
-		return l
+	// A small direct-mapped cache before the space's map: most samples repeat a few
+	// thousand addresses. Spaces never change, and an entry keeps its space alive, so an
+	// entry matching the space and address is right.
+	h := addr ^ addr>>13
+	if caller {
+		h = ^h
 	}
-	l := b.resolve(sp.maps, addr, kernel, caller)
-	sp.locs[k] = l
+	c := &b.cache[h%uint64(len(b.cache))]
+	if c.sp == sp && c.addr == addr && c.caller == caller {
+		return c.l
+	}
+	k := spaceKey{addr, caller}
+	l, ok := sp.locs[k]
+	if !ok {
+		l = b.resolve(sp.maps, addr, kernel, caller)
+		sp.locs[k] = l
+	}
+	*c = cached{sp: sp, addr: addr, caller: caller, l: l}
 	return l
+}
+
+// cached is an entry of Builder.cache.
+type cached struct {
+	sp     *space
+	addr   uint64
+	caller bool
+	l      *Location
 }
 
 // resolve finds the Location of addr in maps.

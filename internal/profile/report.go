@@ -1,9 +1,9 @@
 package profile
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -61,9 +61,9 @@ type Node struct {
 	Name     string
 	DSO      string
 	Period   uint64
-	Children []*Node   // sorted by period, highest first
-	syms     []*Symbol // of Children, while the tree is built
-	index    map[*Symbol]*Node
+	Children []*Node // sorted by period, highest first
+	sym      *Symbol
+	index    map[*Symbol]*Node // of Children by symbol, for nodes with many
 }
 
 // Percent of the report's total.
@@ -186,14 +186,14 @@ func DSOName(d *DSO) string { return dsoName(d) }
 
 // add adds a path (its first element at the top of the tree) with its period; the root
 // itself stands for path[0].
-func (n *Node) add(path []*Location, period uint64) {
+func (n *Node) add(path []*Location, period uint64, na *nodeAlloc) {
 	if n.Name == "" {
 		n.Name, n.DSO = path[0].Sym.Name, dsoName(path[0].DSO)
 	}
 	n.Period += period
 	cur := n
 	for _, l := range path[1:] {
-		c := cur.child(l)
+		c := cur.child(l, na)
 		c.Period += period
 		cur = c
 	}
@@ -204,35 +204,48 @@ func (n *Node) add(path []*Location, period uint64) {
 const indexAt = 8
 
 // child returns the child for l's symbol (one Symbol per DSO and name), adding it.
-func (n *Node) child(l *Location) *Node {
+func (n *Node) child(l *Location, na *nodeAlloc) *Node {
 	if n.index != nil {
 		if c, ok := n.index[l.Sym]; ok {
 			return c
 		}
-	} else if i := slices.Index(n.syms, l.Sym); i >= 0 {
-		return n.Children[i]
+	} else {
+		for _, c := range n.Children {
+			if c.sym == l.Sym {
+				return c
+			}
+		}
 	}
-	c := &Node{Name: l.Sym.Name, DSO: dsoName(l.DSO)}
+	c := na.node()
+	c.Name, c.DSO, c.sym = l.Sym.Name, dsoName(l.DSO), l.Sym
 	n.Children = append(n.Children, c)
 	switch {
 	case n.index != nil:
 		n.index[l.Sym] = c
 	case len(n.Children) > indexAt:
 		n.index = make(map[*Symbol]*Node, 2*len(n.Children))
-		for i, c := range n.Children[:len(n.syms)] {
-			n.index[n.syms[i]] = c
+		for _, c := range n.Children {
+			n.index[c.sym] = c
 		}
-		n.index[l.Sym] = c
-		n.syms = nil
-	default:
-		n.syms = append(n.syms, l.Sym)
 	}
 	return c
 }
 
+// nodeAlloc hands out Nodes cut from larger arrays.
+type nodeAlloc struct{ free []Node }
+
+func (na *nodeAlloc) node() *Node {
+	if len(na.free) == 0 {
+		na.free = make([]Node, 1024)
+	}
+	n := &na.free[0]
+	na.free = na.free[1:]
+	return n
+}
+
 func (n *Node) finish() {
-	sort.SliceStable(n.Children, func(i, j int) bool { return n.Children[i].Period > n.Children[j].Period })
-	n.index, n.syms = nil, nil
+	slices.SortStableFunc(n.Children, func(a, b *Node) int { return cmp.Compare(b.Period, a.Period) })
+	n.index = nil
 	for _, c := range n.Children {
 		c.finish()
 	}
