@@ -164,7 +164,7 @@ func runReport(e *env, f *reportFlags) error {
 			return nil, nil
 		}
 		o := profile.Options{Sort: keys, Children: hasChains && !f.noChildren, PercentLimit: f.percentLimit,
-			CallGraph: hasChains}
+			CallGraph: hasChains, ShownGraph: !f.json}
 		if f.children {
 			o.Children = true
 		}

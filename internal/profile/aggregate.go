@@ -171,7 +171,7 @@ func (a *Aggregator) add(s *stackCount) {
 	leaf := a.entry(g, s, stack[0])
 	leaf.Self += period
 	leaf.Samples += s.samples
-	if o.CallGraph && len(stack) > 1 {
+	if o.CallGraph && len(stack) > 1 && !(o.ShownGraph && o.Children) {
 		if leaf.Callers == nil {
 			leaf.Callers = &Node{}
 		}

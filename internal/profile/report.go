@@ -23,6 +23,9 @@ type Options struct {
 	PercentLimit float64
 	// CallGraph keeps the call paths of each entry (perf report -g).
 	CallGraph bool
+	// ShownGraph builds only the call tree the text report draws: Callees with Children,
+	// else Callers.
+	ShownGraph bool
 }
 
 // Report is the aggregation of one event's samples.

@@ -1,10 +1,12 @@
 package fromperf
 
 import (
+	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/pmc-tools/pmc/internal/events"
 	"github.com/pmc-tools/pmc/internal/perfdata"
@@ -94,7 +96,7 @@ func (c *converter) add(r perfdata.Record) {
 		return
 	}
 	c.seq++
-	c.q.push(queued{t, c.seq, r})
+	c.q.add(queued{t, c.seq, r})
 	if t > c.maxTime {
 		c.maxTime = t
 	}
@@ -123,9 +125,17 @@ func (c *converter) time(r perfdata.Record) (uint64, bool) {
 }
 
 func (c *converter) flush(limit uint64) {
-	for len(c.q) > 0 && c.q[0].t <= limit {
-		c.deliver(c.q.pop().r)
+	all := c.q.sort()
+	n, _ := slices.BinarySearchFunc(all, limit, func(x queued, limit uint64) int {
+		if x.t <= limit {
+			return -1
+		}
+		return 1
+	})
+	for _, x := range all[:n] {
+		c.deliver(x.r)
 	}
+	c.q.drop(n)
 }
 
 func (c *converter) deliver(r perfdata.Record) {
@@ -201,51 +211,52 @@ type queued struct {
 	r      perfdata.Record
 }
 
-// queue is a min-heap of records by time, then by arrival.
-type queue []queued
-
-func (q queue) less(i, j int) bool {
-	if q[i].t != q[j].t {
-		return q[i].t < q[j].t
-	}
-	return q[i].seq < q[j].seq
+// queue holds the records not delivered yet: a sorted part (left over from the last
+// round) and the records queued since, sorted and merged in when a round ends. Records
+// are delivered in (time, arrival) order, a total order, as a heap would pop them.
+type queue struct {
+	items  []queued // items[:sorted] are in order
+	sorted int
+	spare  []queued
 }
 
-func (q *queue) push(x queued) {
-	*q = append(*q, x)
-	h := *q
-	for i := len(h) - 1; i > 0; {
-		p := (i - 1) / 2
-		if !h.less(i, p) {
-			break
-		}
-		h[i], h[p] = h[p], h[i]
-		i = p
+func cmpQueued(a, b queued) int {
+	if c := cmp.Compare(a.t, b.t); c != 0 {
+		return c
 	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
-func (q *queue) pop() queued {
-	h := *q
-	top := h[0]
-	n := len(h) - 1
-	h[0] = h[n]
-	h[n] = queued{}
-	h = h[:n]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= n {
-			break
+func (q *queue) add(x queued) { q.items = append(q.items, x) }
+
+// sort puts every queued record in order and returns them.
+func (q *queue) sort() []queued {
+	old, fresh := q.items[:q.sorted], q.items[q.sorted:]
+	slices.SortFunc(fresh, cmpQueued)
+	if len(old) > 0 && len(fresh) > 0 && cmpQueued(fresh[0], old[len(old)-1]) < 0 {
+		m := q.spare[:0]
+		i, j := 0, 0
+		for i < len(old) && j < len(fresh) {
+			if cmpQueued(fresh[j], old[i]) < 0 {
+				m = append(m, fresh[j])
+				j++
+			} else {
+				m = append(m, old[i])
+				i++
+			}
 		}
-		m := l
-		if r := l + 1; r < n && h.less(r, l) {
-			m = r
-		}
-		if !h.less(m, i) {
-			break
-		}
-		h[i], h[m] = h[m], h[i]
-		i = m
+		m = append(append(m, old[i:]...), fresh[j:]...)
+		clear(q.items)
+		q.items, q.spare = m, q.items[:0]
 	}
-	*q = h
-	return top
+	q.sorted = len(q.items)
+	return q.items
+}
+
+// drop removes the first n records (after sort).
+func (q *queue) drop(n int) {
+	k := copy(q.items, q.items[n:])
+	clear(q.items[k:])
+	q.items = q.items[:k]
+	q.sorted = k
 }
