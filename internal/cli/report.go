@@ -338,17 +338,18 @@ func loadKernel(res *symbol.Resolver, kallsyms string) error {
 // readKernel reads the kernel's symbols from the kallsyms file (m's /proc/kallsyms when "");
 // the error says why there are none.
 func readKernel(m *host.Machine, kallsyms string) (*symbol.Table, error) {
-	var data []byte
-	var err error
 	if kallsyms != "" {
-		data, err = os.ReadFile(kallsyms)
-	} else {
-		data, err = m.Kallsyms()
+		data, err := os.ReadFile(kallsyms)
+		if err != nil {
+			return nil, err
+		}
+		return symbol.ParseKallsyms(data)
 	}
+	text, err := m.KallsymsText()
 	if err != nil {
 		return nil, err
 	}
-	return symbol.ParseKallsyms(data)
+	return symbol.ParseKallsymsText(text)
 }
 
 func openArchive(path string) (*symbol.Archive, error) {

@@ -11,6 +11,12 @@ func TestKallsyms(t *testing.T) {
 	if got, err := m.Kallsyms(); err != nil || string(got) != text {
 		t.Errorf("Kallsyms() = %q, %v", got, err)
 	}
+	if got, err := m.KallsymsText(); err != nil || got != text {
+		t.Errorf("KallsymsText() = %q, %v", got, err)
+	}
+	if _, err := Probe(fstest.MapFS{}, fstest.MapFS{}).KallsymsText(); err != ErrNoKallsyms {
+		t.Errorf("without the file, text: %v", err)
+	}
 	if _, err := Probe(fstest.MapFS{}, fstest.MapFS{}).Kallsyms(); err != ErrNoKallsyms {
 		t.Errorf("without the file: %v", err)
 	}

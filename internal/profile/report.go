@@ -66,6 +66,7 @@ type Node struct {
 	Period   uint64
 	Children []*Node // sorted by period, highest first
 	sym      *Symbol
+	ends     uint64 // the period of the paths that end here, until finish
 	index    map[*Symbol]*Node // of Children by symbol, for nodes with many
 }
 
@@ -193,13 +194,11 @@ func (n *Node) add(path []*Location, period uint64, na *nodeAlloc) {
 	if n.Name == "" {
 		n.Name, n.DSO = path[0].Sym.Name, dsoName(path[0].DSO)
 	}
-	n.Period += period
 	cur := n
 	for _, l := range path[1:] {
-		c := cur.child(l, na)
-		c.Period += period
-		cur = c
+		cur = cur.child(l, na)
 	}
+	cur.ends += period
 }
 
 // indexAt is the number of children from which a node indexes them by symbol in a map
@@ -246,10 +245,14 @@ func (na *nodeAlloc) node() *Node {
 	return n
 }
 
+// finish sums the periods (each path added its period only where it ended) and sorts the
+// children.
 func (n *Node) finish() {
-	slices.SortStableFunc(n.Children, func(a, b *Node) int { return cmp.Compare(b.Period, a.Period) })
-	n.index = nil
+	n.Period = n.ends
 	for _, c := range n.Children {
 		c.finish()
+		n.Period += c.Period
 	}
+	slices.SortStableFunc(n.Children, func(a, b *Node) int { return cmp.Compare(b.Period, a.Period) })
+	n.index = nil
 }

@@ -15,11 +15,13 @@ import (
 var ErrRestricted = errors.New("kernel symbol addresses are hidden (/proc/kallsyms shows zeros): run as root or set kernel.kptr_restrict=0")
 
 // ParseKallsyms reads /proc/kallsyms text ("ADDR TYPE NAME [MODULE]" a line) into the
-// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules. The names are
-// slices of one copy of data: a line costs no allocation.
-func ParseKallsyms(data []byte) (*Table, error) {
+// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules.
+func ParseKallsyms(data []byte) (*Table, error) { return ParseKallsymsText(string(data)) }
+
+// ParseKallsymsText is ParseKallsyms of a string: the names are slices of text, a line
+// costs no allocation.
+func ParseKallsymsText(text string) (*Table, error) {
 	t := &Table{Path: "[kernel.kallsyms]", Kind: KindKernel, Source: "kallsyms"}
-	text := string(data)
 	t.Syms = make([]Sym, 0, strings.Count(text, "\n")+1) // most lines are text symbols
 	n, nonzero := 0, false
 	for len(text) > 0 {
