@@ -15,6 +15,7 @@ type Sym struct {
 	// Module is the kernel module of a /proc/kallsyms symbol ("" for the kernel itself).
 	Module string
 	bind   uint8 // ELF binding, for choosing between aliases
+	seq    int32 // position before sorting, while finish sorts
 }
 
 // End is the first address after the symbol.
@@ -95,9 +96,20 @@ func (t *Table) MapAddr(ip, start, pgoff uint64) uint64 {
 // size-0 symbols the extent up to the next symbol.
 func (t *Table) finish() {
 	syms := t.Syms
-	byAddr := func(a, b Sym) int { return cmp.Compare(a.Addr, b.Addr) }
-	if !slices.IsSortedFunc(syms, byAddr) {
-		slices.SortStableFunc(syms, byAddr)
+	if !slices.IsSortedFunc(syms, func(a, b Sym) int { return cmp.Compare(a.Addr, b.Addr) }) {
+		// A stable sort by address: by address and then position, with pdqsort.
+		for i := range syms {
+			syms[i].seq = int32(i)
+		}
+		slices.SortFunc(syms, func(a, b Sym) int {
+			if c := cmp.Compare(a.Addr, b.Addr); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.seq, b.seq)
+		})
+		for i := range syms {
+			syms[i].seq = 0
+		}
 	}
 	out := syms[:0]
 	for _, s := range syms {
