@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -151,6 +152,11 @@ func runReport(e *env, f *reportFlags) error {
 		if out.html, err = outfile.Create(f.html, outfile.Replace); err != nil {
 			return err
 		}
+	}
+	// A report's live heap (call trees, symbol tables) only grows: collect half as often
+	// (unless GOGC says otherwise).
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(200))
 	}
 	// Source lines cost a DWARF parse per binary: only srcline and pprof show them.
 	lines := f.pprof != "" || f.json || slices.Contains(keys, "srcline")

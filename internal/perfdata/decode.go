@@ -54,17 +54,26 @@ type Records struct {
 	a   alloc
 }
 
-// alloc hands out Samples and callchains cut from larger arrays: a record costs no
-// allocation of its own, and each keeps its own memory (a callchain's capacity is its
-// length).
+// alloc hands out Samples and callchains: recycled ones (Records.Recycle) first, else cut
+// from larger arrays, so a record costs no allocation of its own. Each keeps its own
+// memory (a new callchain's capacity is its length).
 type alloc struct {
 	samples []Sample
 	words   []uint64
+	free    []*Sample
+	chain   []uint64 // the callchain of the Sample sample last recycled
 }
 
 func (a *alloc) sample() *Sample {
 	if a == nil {
 		return &Sample{}
+	}
+	if n := len(a.free); n > 0 {
+		s := a.free[n-1]
+		a.free = a.free[:n-1]
+		a.chain = s.Callchain[:0]
+		*s = Sample{}
+		return s
 	}
 	if len(a.samples) == 0 {
 		a.samples = make([]Sample, 256)
@@ -74,16 +83,33 @@ func (a *alloc) sample() *Sample {
 	return s
 }
 
+// uint64s returns n words for the sample sample returned last.
 func (a *alloc) uint64s(n int) []uint64 {
-	if a == nil || n > 1<<10 {
+	if a == nil {
 		return make([]uint64, n)
 	}
-	if len(a.words) < n {
+	if buf := a.chain; cap(buf) >= n {
+		a.chain = nil
+		return buf[:n]
+	}
+	if n > 1<<10 {
+		return make([]uint64, n)
+	}
+	n2 := (n + 15) &^ 15 // room for a slightly longer chain when recycled
+	if len(a.words) < n2 {
 		a.words = make([]uint64, 1<<14)
 	}
-	w := a.words[:n:n]
-	a.words = a.words[n:]
+	w := a.words[:n:n2]
+	a.words = a.words[n2:]
 	return w
+}
+
+// Recycle gives a Sample that Next returned back, with its callchain, for a later record:
+// the caller must not use it (or its slices) again.
+func (rs *Records) Recycle(s *Sample) {
+	if len(rs.a.free) < 1<<16 {
+		rs.a.free = append(rs.a.free, s)
+	}
 }
 
 // Records returns a reader of the data section.
@@ -95,7 +121,7 @@ func (f *File) Records() *Records {
 
 // Next returns the next record, io.EOF after the last. In a file whose writer did not
 // finish (File.Unfinished), a record cut short by the end of the file ends the data too.
-// The returned record's slices are its own.
+// The returned record's slices are its own (a Sample's until it is given to Recycle).
 func (rs *Records) Next() (Record, error) {
 	if rs.err != nil {
 		return nil, rs.err

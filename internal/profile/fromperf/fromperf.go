@@ -38,6 +38,7 @@ func Feed(f *perfdata.File, b *profile.Builder) error {
 	// perf's machine names the idle task before any record does.
 	b.Comm(profile.CommEvent{Pid: 0, Tid: 0, Comm: "swapper"})
 	rs := f.Records()
+	c.rs = rs
 	for {
 		r, err := rs.Next()
 		if errors.Is(err, io.EOF) {
@@ -75,6 +76,7 @@ func EventName(f *perfdata.File, i int) string {
 // before the previous round ended.
 type converter struct {
 	f        *perfdata.File
+	rs       *perfdata.Records
 	b        *profile.Builder
 	buildIDs map[string]string
 	timed    bool
@@ -143,6 +145,7 @@ func (c *converter) deliver(r perfdata.Record) {
 	switch r := r.(type) {
 	case *perfdata.Sample:
 		c.sample(r)
+		c.rs.Recycle(r) // the Builder keeps nothing of it
 	case *perfdata.Mmap:
 		c.mmap(r)
 	case *perfdata.Comm:
