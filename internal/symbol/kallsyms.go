@@ -36,13 +36,16 @@ func ParseKallsymsText(text string) (*Table, error) {
 			continue
 		}
 		var f [4]string
-		nf := fields(line, &f)
-		if nf < 3 || len(f[1]) != 1 {
-			return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
-		}
-		addr, err := strconv.ParseUint(f[0], 16, 64)
-		if err != nil {
-			return nil, fmt.Errorf("kallsyms line %d: bad address %q", n+1, f[0])
+		addr, nf, ok := kallsymsLine(line, &f)
+		if !ok {
+			nf = fields(line, &f)
+			if nf < 3 || len(f[1]) != 1 {
+				return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
+			}
+			var err error
+			if addr, err = strconv.ParseUint(f[0], 16, 64); err != nil {
+				return nil, fmt.Errorf("kallsyms line %d: bad address %q", n+1, f[0])
+			}
 		}
 		n++
 		if addr != 0 {
@@ -71,6 +74,63 @@ func ParseKallsymsText(text string) (*Table, error) {
 	t.finish()
 	return t, nil
 }
+
+// kallsymsLine reads a line in the kernel's own layout ("%016x %c %s", then perhaps
+// "\t[module]") into its fields and address, as fields and ParseUint would; ok is false
+// for any other line.
+func kallsymsLine(line string, f *[4]string) (addr uint64, nf int, ok bool) {
+	if len(line) < 20 || line[16] != ' ' || line[18] != ' ' || asciiSpace[line[17]] || line[17] >= utf8.RuneSelf {
+		return 0, 0, false
+	}
+	for i := 0; i < 16; i++ {
+		v := hexDigit[line[i]]
+		if v > 15 {
+			return 0, 0, false
+		}
+		addr = addr<<4 | uint64(v)
+	}
+	rest := line[19:]
+	token := func() (string, bool) {
+		i := 0
+		for i < len(rest) && !asciiSpace[rest[i]] {
+			if rest[i] >= utf8.RuneSelf {
+				return "", false
+			}
+			i++
+		}
+		tok := rest[:i]
+		for i < len(rest) && asciiSpace[rest[i]] {
+			i++
+		}
+		rest = rest[i:]
+		return tok, true
+	}
+	name, ok := token()
+	if !ok || name == "" {
+		return 0, 0, false
+	}
+	f[0], f[1], f[2] = line[:16], line[17:18], name
+	if rest == "" {
+		return addr, 3, true
+	}
+	if f[3], ok = token(); !ok {
+		return 0, 0, false
+	}
+	return addr, 4, true
+}
+
+var hexDigit = func() (t [256]uint8) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = uint8(c - '0')
+	}
+	for c := 'a'; c <= 'f'; c++ {
+		t[c], t[c-'a'+'A'] = uint8(c-'a'+10), uint8(c-'a'+10)
+	}
+	return t
+}()
 
 // fields splits line at white space like strings.Fields into at most len(f) fields (the
 // rest is dropped) and returns how many it found. Lines with non-ASCII bytes take
