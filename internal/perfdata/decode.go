@@ -49,7 +49,6 @@ type Records struct {
 	br  *bufio.Reader
 	off int64 // file offset of the next record
 	end int64
-	buf []byte
 	err error
 	a   alloc
 }
@@ -116,7 +115,7 @@ func (rs *Records) Recycle(s *Sample) {
 func (f *File) Records() *Records {
 	sr := io.NewSectionReader(f.r, int64(f.Data.Offset), int64(f.Data.Size))
 	return &Records{f: f, br: bufio.NewReaderSize(sr, 1<<16), off: int64(f.Data.Offset),
-		end: int64(f.Data.Offset + f.Data.Size), buf: make([]byte, 1<<16)}
+		end: int64(f.Data.Offset + f.Data.Size)}
 }
 
 // Next returns the next record, io.EOF after the last. In a file whose writer did not
@@ -138,9 +137,11 @@ func (rs *Records) next() (Record, error) {
 		return nil, io.EOF
 	}
 	o := rs.f.order
-	h := rs.buf[:8]
-	if n, err := io.ReadFull(rs.br, h); err != nil {
-		if rs.f.Unfinished && (n == 0 || errors.Is(err, io.ErrUnexpectedEOF)) {
+	// The record is decoded where the buffered reader holds it (Peek, then Discard): a
+	// record is at most 64 KiB, the reader's size, and decode copies what it keeps.
+	h, err := rs.br.Peek(8)
+	if len(h) < 8 {
+		if rs.f.Unfinished && (len(h) == 0 || errors.Is(err, io.EOF)) {
 			return nil, io.EOF
 		}
 		return nil, formatErr("record header at %d: the data section is truncated", rs.off)
@@ -152,22 +153,24 @@ func (rs *Records) next() (Record, error) {
 		}
 		return nil, formatErr("%v: impossible size", hdr)
 	}
-	body := rs.buf[8:hdr.Size]
-	if _, err := io.ReadFull(rs.br, body); err != nil {
+	rec, _ := rs.br.Peek(int(hdr.Size))
+	if len(rec) < int(hdr.Size) {
 		if rs.f.Unfinished {
 			return nil, io.EOF
 		}
 		return nil, formatErr("%v: the data section is truncated", hdr)
 	}
+	body := rec[8:]
 	rs.off += int64(hdr.Size)
 	if hdr.Type == RecordCompressed {
 		return nil, fmt.Errorf("%w: compressed records (perf record -z); rerecord without -z", ErrUnsupported)
 	}
-	rec, err := rs.f.decode(hdr, body, &rs.a)
+	r, err := rs.f.decode(hdr, body, &rs.a)
+	rs.br.Discard(int(hdr.Size))
 	if err != nil {
 		return nil, formatErr("%v: %v", hdr, err)
 	}
-	return rec, nil
+	return r, nil
 }
 
 // dec reads words from a record body.
