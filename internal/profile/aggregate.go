@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -22,13 +21,11 @@ type Aggregator struct {
 	seen   []*Entry
 	rev    []*Location
 
-	stacks  map[string]int // key -> index in uniq
-	uniq    []stackCount
-	done    int // uniq[:done] are aggregated
-	threads map[*Thread]uint32
-	key     []byte
-	slab    []*Location // where the stacks in uniq are copied
-	nodes   nodeAlloc
+	stacks map[uint64]int32 // hash -> index in uniq of the first with it
+	uniq   []stackCount
+	done   int         // uniq[:done] are aggregated
+	slab   []*Location // where the stacks in uniq are copied
+	nodes  nodeAlloc
 }
 
 // stackCount is the samples of one event and thread with one stack.
@@ -39,6 +36,7 @@ type stackCount struct {
 	stack   []*Location
 	period  uint64
 	samples uint64
+	next    int32 // the next in uniq with the same hash, -1 for none
 }
 
 // aggregation is one event's report in progress.
@@ -65,8 +63,7 @@ func NewAggregator(o Options) (*Aggregator, error) {
 	if err := CheckSort(o.Sort); err != nil {
 		return nil, err
 	}
-	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[string]int{},
-		threads: map[*Thread]uint32{}}, nil
+	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{}}, nil
 }
 
 // locIDs numbers Locations for the stack keys (0: not numbered yet).
@@ -79,45 +76,54 @@ func locID(l *Location) uint32 {
 	return l.id
 }
 
-// Add counts one sample. Neither the sample nor its stack is kept.
+// Add counts one sample. Neither the sample nor its stack is kept. Reports ends the
+// aggregation: no Add after it.
 func (a *Aggregator) Add(s *Sample) {
-	tid, ok := a.threads[s.Thread]
-	if !ok {
-		tid = uint32(len(a.threads))
-		a.threads[s.Thread] = tid
-	}
-	k := binary.LittleEndian.AppendUint32(a.key[:0], uint32(s.Event))
-	k = binary.LittleEndian.AppendUint32(k, tid)
-	if a.hasCPU {
-		k = binary.LittleEndian.AppendUint32(k, uint32(s.CPU))
-	}
 	stack := s.Stack
 	if !a.o.Children && !a.o.CallGraph {
 		stack = stack[:1] // only where the sample hit counts
 	}
+	cpu := 0
+	if a.hasCPU {
+		cpu = s.CPU
+	}
+	h := mix(mix(mix(uint64(s.Event), uint64(s.Thread.Tid)), uint64(s.Thread.Pid)), uint64(cpu))
 	for _, l := range stack {
-		k = binary.LittleEndian.AppendUint32(k, locID(l))
+		h = mix(h, uint64(locID(l)))
 	}
-	a.key = k
-	if i, ok := a.stacks[string(k)]; ok {
-		a.uniq[i].period += s.Period
-		a.uniq[i].samples++
-		return
+	first, ok := a.stacks[h]
+	if ok {
+		for i := first; i >= 0; i = a.uniq[i].next {
+			u := &a.uniq[i]
+			if u.event == s.Event && u.thread == s.Thread && u.cpu == cpu && slices.Equal(u.stack, stack) {
+				u.period += s.Period
+				u.samples++
+				return
+			}
+		}
+	} else {
+		first = -1
 	}
-	a.stacks[string(k)] = len(a.uniq)
+	a.stacks[h] = int32(len(a.uniq))
 	if len(a.slab) < len(stack) {
 		a.slab = make([]*Location, max(1<<14, len(stack)))
 	}
 	st := a.slab[:len(stack):len(stack)]
 	a.slab = a.slab[len(stack):]
 	copy(st, stack)
-	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: s.CPU, stack: st, period: s.Period, samples: 1})
+	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: cpu, stack: st, period: s.Period,
+		samples: 1, next: first})
+}
+
+// mix folds v into the hash h.
+func mix(h, v uint64) uint64 {
+	h ^= v + 0x9e3779b97f4a7c15 + h<<6 + h>>2
+	return h * 0xff51afd7ed558ccd
 }
 
 func (a *Aggregator) aggregate() {
 	for i := a.done; i < len(a.uniq); i++ {
 		a.add(&a.uniq[i])
-		a.uniq[i] = stackCount{}
 	}
 	a.done = len(a.uniq)
 }
