@@ -1,0 +1,265 @@
+package disasm
+
+import (
+	"bufio"
+	"bytes"
+	"debug/elf"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
+)
+
+// workloadSources are the workloads whose functions the objdump comparison covers.
+var workloadSources = []string{"loop", "matmul", "array2d", "chase", "forkthreads", "selfmeasure"}
+
+// toolchain is one way of building the workloads and the objdump that reads the result.
+type toolchain struct {
+	name, cc, objdump string
+	flags             []string
+}
+
+var toolchains = []toolchain{
+	{"x86_64", "cc", "objdump", nil},
+	{"arm64", "aarch64-linux-gnu-gcc", "aarch64-linux-gnu-objdump", nil},
+	{"armv7-arm", "arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-objdump",
+		[]string{"-marm", "-march=armv7-a", "-mfpu=neon-vfpv4", "-mfloat-abi=hard"}},
+	// Debian armhf's default: Thumb-2.
+	{"armv7-thumb", "arm-linux-gnueabihf-gcc", "arm-linux-gnueabihf-objdump", []string{"-mthumb"}},
+}
+
+var (
+	buildMu sync.Mutex
+	builtAt = map[string]string{}
+)
+
+// build compiles workload src with tc into a shared temporary directory (once per test
+// binary) and returns the static executable and the object file.
+func build(t *testing.T, tc toolchain, src string) (exe, obj string) {
+	t.Helper()
+	for _, tool := range []string{tc.cc, tc.objdump} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "" {
+				t.Skipf("%s not installed (scripts/deps.sh installs it)", tool)
+			}
+			t.Fatalf("%s not installed: run scripts/deps.sh", tool)
+		}
+	}
+	root, err := testenv.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	key := tc.name + "/" + src
+	if dir, ok := builtAt[key]; ok {
+		return filepath.Join(dir, src), filepath.Join(dir, src+".o")
+	}
+	dir, err := os.MkdirTemp("", "pmc-disasm-"+tc.name+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := filepath.Join(root, "workloads", "src", src+".c")
+	args := append([]string{"-std=gnu11", "-O2", "-I" + filepath.Join(root, "include")}, tc.flags...)
+	for _, a := range [][]string{
+		append(append([]string{}, args...), "-c", "-o", filepath.Join(dir, src+".o"), c),
+		append(append([]string{}, args...), "-static", "-o", filepath.Join(dir, src), c, "-pthread", "-lm"),
+	} {
+		if out, err := exec.Command(tc.cc, a...).CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", tc.cc, strings.Join(a, " "), err, out)
+		}
+	}
+	builtAt[key] = dir
+	return filepath.Join(dir, src), filepath.Join(dir, src+".o")
+}
+
+// objLine is one line of objdump -d: an instruction or data item.
+type objLine struct {
+	addr uint64
+	op   string
+	text string
+}
+
+var objdumpRE = regexp.MustCompile(`^\s*([0-9a-f]+):\t(.*)$`)
+
+// runObjdump disassembles exe's code sections with every zero kept.
+func runObjdump(t *testing.T, tool, exe string) map[uint64]objLine {
+	t.Helper()
+	out, err := exec.Command(tool, "-d", "-z", "--no-show-raw-insn", exe).Output()
+	if err != nil {
+		t.Fatalf("%s -d %s: %v", tool, exe, err)
+	}
+	lines := map[uint64]objLine{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := objdumpRE.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		a, _ := strconv.ParseUint(m[1], 16, 64)
+		text := strings.TrimSpace(m[2])
+		op, rest, _ := strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
+		for x86Prefixes[op] && rest != "" { // prefixes are not the mnemonic
+			op, rest, _ = strings.Cut(strings.TrimSpace(rest), " ")
+		}
+		lines[a] = objLine{a, op, text}
+	}
+	return lines
+}
+
+// elfImage is what the comparison needs of an executable.
+type elfImage struct {
+	f    *elf.File
+	syms []elf.Symbol
+	maps []MapSym
+}
+
+func openELF(t *testing.T, path string) *elfImage {
+	t.Helper()
+	f, err := elf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	syms, err := f.Symbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &elfImage{f: f, syms: syms, maps: Mapping(syms)}
+}
+
+// funcs are the sized function symbols of the image, sorted by address.
+func (im *elfImage) funcs() []elf.Symbol {
+	var out []elf.Symbol
+	for _, s := range im.syms {
+		if elf.ST_TYPE(s.Info) == elf.STT_FUNC && s.Size > 0 && s.Section != elf.SHN_UNDEF {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Value < out[j].Value })
+	return out
+}
+
+func (im *elfImage) symbolizer() Symbolizer {
+	fs := im.funcs()
+	return func(a uint64) (string, uint64, bool) {
+		i := sort.Search(len(fs), func(i int) bool { return fs[i].Value&^1 > a }) - 1
+		if i >= 0 && a < fs[i].Value&^1+fs[i].Size {
+			return fs[i].Name, fs[i].Value &^ 1, true
+		}
+		return "", 0, false
+	}
+}
+
+// code is the bytes of function s.
+func (im *elfImage) code(t *testing.T, s elf.Symbol) (uint64, []byte) {
+	start := s.Value &^ 1
+	for _, sec := range im.f.Sections {
+		if sec.Type == elf.SHT_PROGBITS && start >= sec.Addr && start+s.Size <= sec.Addr+sec.Size {
+			b := make([]byte, s.Size)
+			if _, err := sec.ReadAt(b, int64(start-sec.Addr)); err != nil {
+				t.Fatal(err)
+			}
+			return start, b
+		}
+	}
+	t.Fatalf("%s: no section holds %#x", s.Name, start)
+	return 0, nil
+}
+
+// compareStats counts agreement between pmc's decoding and objdump's.
+type compareStats struct {
+	insts, boundaryMiss, opMiss int
+	exceptions                  map[string]int // "ours|objdump" -> count
+	firstMiss                   []string
+}
+
+func (st *compareStats) add(t *testing.T, im *elfImage, obj map[uint64]objLine, s elf.Symbol) {
+	start, b := im.code(t, s)
+	arch, _ := ArchOf(im.f.Machine, s.Value)
+	got := Decode(arch, start, b, &Options{Symbols: im.symbolizer(), Mapping: im.maps})
+	want := map[uint64]bool{}
+	for a := range obj {
+		if a >= start && a < start+s.Size {
+			want[a] = true
+		}
+	}
+	for _, in := range got {
+		st.insts++
+		o, ok := obj[in.Addr]
+		if !ok {
+			st.boundaryMiss++
+			st.note(fmt.Sprintf("%s %#x: pmc starts an instruction (%s) objdump does not", s.Name, in.Addr, in.Text))
+			continue
+		}
+		delete(want, in.Addr)
+		if a, b := normOp(in.Op), normOp(o.op); a != b {
+			st.opMiss++
+			st.exceptions[a+" | "+b]++
+			st.note(fmt.Sprintf("%s %#x: pmc %q objdump %q", s.Name, in.Addr, in.Text, o.text))
+		}
+	}
+	for a := range want {
+		st.boundaryMiss++
+		st.note(fmt.Sprintf("%s %#x: objdump starts an instruction (%s) pmc does not", s.Name, a, obj[a].text))
+	}
+}
+
+func (st *compareStats) note(s string) {
+	if len(st.firstMiss) < 30 {
+		st.firstMiss = append(st.firstMiss, s)
+	}
+}
+
+// normOp removes spelling differences that are not disagreements: the Thumb width
+// qualifiers, case.
+func normOp(op string) string {
+	op = strings.ToLower(op)
+	op = strings.TrimSuffix(strings.TrimSuffix(op, ".w"), ".n")
+	return op
+}
+
+// TestObjdumpWorkloads: for every instruction of every function the workloads define
+// (the functions of their object files, found in the static executables), pmc's boundaries
+// equal objdump's exactly and its mnemonics agree.
+func TestObjdumpWorkloads(t *testing.T) {
+	for _, tc := range toolchains {
+		t.Run(tc.name, func(t *testing.T) {
+			st := compareStats{exceptions: map[string]int{}}
+			for _, src := range workloadSources {
+				exe, objf := build(t, tc, src)
+				im, o := openELF(t, exe), openELF(t, objf)
+				obj := runObjdump(t, tc.objdump, exe)
+				mine := map[string]bool{}
+				for _, s := range o.funcs() {
+					mine[s.Name] = true
+				}
+				n := 0
+				for _, s := range im.funcs() {
+					if mine[s.Name] {
+						st.add(t, im, obj, s)
+						n++
+					}
+				}
+				if n < len(mine) {
+					t.Errorf("%s: %d of the object's %d functions found in the executable", src, n, len(mine))
+				}
+			}
+			t.Logf("%s: %d instructions, %d boundary disagreements, %d mnemonic disagreements",
+				tc.name, st.insts, st.boundaryMiss, st.opMiss)
+			if st.boundaryMiss+st.opMiss > 0 {
+				t.Errorf("disagreements with objdump (first ones):\n  %s\nby mnemonic: %v",
+					strings.Join(st.firstMiss, "\n  "), st.exceptions)
+			}
+		})
+	}
+}

@@ -1,0 +1,5 @@
+package disasm
+
+func thumb16(hw uint16, c *thumbCtx) (Inst, bool) {
+	return Inst{}, false
+}
