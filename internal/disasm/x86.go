@@ -161,4 +161,3 @@ func x86Class(inst x86asm.Inst) Class {
 	}
 	return c
 }
-
