@@ -15,7 +15,16 @@ func decodeARM(pc uint64, code []byte, sym Symbolizer) Inst {
 	w := binary.LittleEndian.Uint32(code)
 	op, args, ok := armText(w)
 	if !ok {
+		op, args, ok = armExtra(w)
+	}
+	if !ok {
 		return dataInst(pc, ".word", fmt.Sprintf("0x%08x", w), 4)
+	}
+	switch {
+	case w == 0xe1a00000: // mov r0, r0
+		op, args = "nop", ""
+	case withCond(op, "stm") && strings.Contains(args, "!"):
+		op = "stmia" + op[3:] // objdump's spelling of the default (increment after) with writeback
 	}
 	in := Inst{Len: 4, Op: op, Class: armClass(op, args)}
 	if rel, ok := armRel(w); ok {

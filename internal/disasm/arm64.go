@@ -24,6 +24,15 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 	}
 	op, args, _ := strings.Cut(text, " ")
 	op = strings.ToLower(op)
+	if op == "hint" {
+		// objdump names the pointer-authentication and branch-target hints.
+		var n int
+		if _, err := fmt.Sscanf(args, "#0x%x", &n); err == nil {
+			if name, ok := arm64Hints[n]; ok {
+				op, args, _ = strings.Cut(name, " ")
+			}
+		}
+	}
 	in := Inst{Len: 4, Op: op, Class: armClass(op, args)}
 	for _, a := range inst.Args {
 		rel, ok := a.(arm64asm.PCRel)
@@ -40,6 +49,11 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 	in.Text = pad(op, args)
 	return in
 }
+
+var arm64Hints = map[int]string{7: "xpaclri", 8: "pacia1716", 10: "pacib1716", 12: "autia1716",
+	14: "autib1716", 16: "esb", 17: "psb csync", 18: "tsb csync", 20: "csdb", 24: "paciaz",
+	25: "paciasp", 26: "pacibz", 27: "pacibsp", 28: "autiaz", 29: "autiasp", 30: "autibz",
+	31: "autibsp", 32: "bti", 34: "bti c", 36: "bti j", 38: "bti jc"}
 
 // replaceRel puts the absolute target where x/arch's GNU syntax wrote ".+0x.." or ".-0x..".
 func replaceRel(args string, t uint64, sym Symbolizer) string {

@@ -200,10 +200,13 @@ func mappingAt(m []MapSym, pc uint64) (kind byte, end uint64) {
 	return m[i-1].Kind, end
 }
 
-// dataWord is one item of a $d range as objdump shows it: .word for 4 bytes, then .short
-// and .byte for what the range or the buffer leaves.
+// dataWord is one item of a $d range as objdump shows it: up to the next 4-byte boundary
+// (.word when aligned, a .short or .byte to reach alignment), cut by the range or the buffer.
 func dataWord(pc uint64, code []byte, end uint64) Inst {
-	n := 4
+	n := 4 - int(pc&3)
+	if n == 3 {
+		n = 1
+	}
 	if rest := end - pc; rest < uint64(n) {
 		n = int(rest)
 	}
@@ -214,7 +217,7 @@ func dataWord(pc uint64, code []byte, end uint64) Inst {
 	case 4:
 		v := uint32(code[0]) | uint32(code[1])<<8 | uint32(code[2])<<16 | uint32(code[3])<<24
 		return dataInst(pc, ".word", fmt.Sprintf("0x%08x", v), 4)
-	case 2, 3:
+	case 2:
 		v := uint16(code[0]) | uint16(code[1])<<8
 		return dataInst(pc, ".short", fmt.Sprintf("0x%04x", v), 2)
 	}

@@ -116,6 +116,12 @@ func (c *thumbCtx) s() string {
 
 func reg(r int) string {
 	switch r {
+	case 10:
+		return "sl"
+	case 11:
+		return "fp"
+	case 12:
+		return "ip"
 	case 13:
 		return "sp"
 	case 14:

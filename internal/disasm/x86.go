@@ -3,6 +3,7 @@ package disasm
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
@@ -11,9 +12,19 @@ import (
 // x86 mnemonics x86asm's GNU syntax spells with an AT&T size suffix that objdump (binutils
 // 2.40) leaves out.
 var x86Spelling = map[string]string{"callq": "call", "retq": "ret", "jmpq": "jmp",
-	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret",
+	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret", "pushq": "push", "popq": "pop", "leaveq": "leave", "xbeginq": "xbegin",
 	// AT&T names of the sign extensions, as objdump writes them.
 	"cbw": "cbtw", "cwde": "cwtl", "cdqe": "cltq", "cwd": "cwtd", "cdq": "cltd", "cqo": "cqto"}
+
+var vpcmpRE = regexp.MustCompile(`^vpcmp(u?[bwdq])$`)
+
+var vpcmpPred = [8]string{"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"}
+
+// bmiSuffixed are the VEX-encoded integer instructions x86asm spells with an operand size
+// suffix and objdump without.
+var bmiSuffixed = map[string]bool{"sarx": true, "shlx": true, "shrx": true, "rorx": true,
+	"bzhi": true, "blsmsk": true, "blsr": true, "blsi": true, "andn": true, "pdep": true,
+	"pext": true, "mulx": true, "bextr": true}
 
 // x86Prefixes are the prefix words that may precede the mnemonic in the text.
 var x86Prefixes = map[string]bool{"rep": true, "repz": true, "repnz": true, "repe": true,
@@ -27,6 +38,13 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 		return Inst{Len: 4, Op: "endbr64", Text: "endbr64"}
 	case bytes.HasPrefix(code, []byte{0xf3, 0x0f, 0x1e, 0xfb}):
 		return Inst{Len: 4, Op: "endbr32", Text: "endbr32"}
+	}
+	// VEX 0f 77 has no ModRM; x86asm takes one (and a byte of the next instruction).
+	if len(code) >= 3 && code[0] == 0xc5 && code[2] == 0x77 {
+		return vzero(code[1]>>2&1, 3)
+	}
+	if len(code) >= 4 && code[0] == 0xc4 && code[1]&0x1f == 1 && code[3] == 0x77 {
+		return vzero(code[2]>>2&1, 4)
 	}
 	inst, err := x86asm.Decode(code, 64)
 	if err != nil || inst.Op == 0 || inst.Len <= 0 || inst.Len > len(code) {
@@ -51,6 +69,17 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	op, args, _ := strings.Cut(text, " ")
 	if s, ok := x86Spelling[op]; ok {
 		op = s
+	}
+	if m := vpcmpRE.FindStringSubmatch(op); m != nil {
+		// EVEX compares with a predicate immediate: objdump writes the predicate's name.
+		if imm, rest, ok := strings.Cut(args, ","); ok && len(imm) == 4 && strings.HasPrefix(imm, "$0x") {
+			if v := imm[3] - '0'; v < 8 {
+				op, args = "vpcmp"+vpcmpPred[v]+m[1], rest
+			}
+		}
+	}
+	if bmiSuffixed[strings.TrimRight(op, "lq")] && (strings.HasSuffix(op, "l") || strings.HasSuffix(op, "q")) {
+		op = op[:len(op)-1]
 	}
 	switch {
 	case op == "movsxd" && inst.DataSize == 64:
@@ -83,6 +112,13 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	}
 	in.Text = prefix + pad(op, args)
 	return in
+}
+
+func vzero(l byte, n int) Inst {
+	if l == 1 {
+		return Inst{Len: n, Op: "vzeroall", Text: "vzeroall"}
+	}
+	return Inst{Len: n, Op: "vzeroupper", Text: "vzeroupper"}
 }
 
 // x86MovAbs reports whether code is a mov with a 64-bit immediate (b8+r with REX.W) or an
