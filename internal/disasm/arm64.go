@@ -20,7 +20,11 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 	}
 	lock.Unlock()
 	if err != nil || text == "" || strings.HasPrefix(text, "?") {
-		return dataInst(pc, ".inst", fmt.Sprintf("0x%08x", binary.LittleEndian.Uint32(code)), 4)
+		w := binary.LittleEndian.Uint32(code)
+		if op, args, ok := arm64Extra(w); ok {
+			return Inst{Len: 4, Op: op, Text: pad(op, args), Class: armClass(op, args)}
+		}
+		return dataInst(pc, ".inst", fmt.Sprintf("0x%08x", w), 4)
 	}
 	op, args, _ := strings.Cut(text, " ")
 	op = strings.ToLower(op)
@@ -46,7 +50,7 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 		in.Target, in.HasTarget = t, in.Class&(Branch|Call) != 0
 		args = replaceRel(args, t, sym)
 	}
-	in.Text = pad(op, args)
+	in.Text = pad(op, strings.ReplaceAll(args, ",#", ", #")) // objdump: [sp, #-112]!
 	return in
 }
 
@@ -69,4 +73,66 @@ func replaceRel(args string, t uint64, sym Symbolizer) string {
 		j++
 	}
 	return args[:i] + target(t, sym) + args[j:]
+}
+
+// arm64Extra decodes what arm64asm does not: UDF (Go pads functions with zero words) and
+// the LSE atomics (ldadd, ldclr, ldeor, ldset, ld{s,u}{max,min}, swp, cas and their st aliases).
+func arm64Extra(w uint32) (op, args string, ok bool) {
+	size := w >> 30
+	r := func(n uint32, x bool) string {
+		switch {
+		case n == 31 && x:
+			return "xzr"
+		case n == 31:
+			return "wzr"
+		case x:
+			return fmt.Sprintf("x%d", n)
+		}
+		return fmt.Sprintf("w%d", n)
+	}
+	base := func(n uint32) string {
+		if n == 31 {
+			return "[sp]"
+		}
+		return fmt.Sprintf("[x%d]", n)
+	}
+	bh := [4]string{"b", "h", "", ""}[size]
+	rs, rn, rt := w>>16&31, w>>5&31, w&31
+	switch {
+	case w>>16 == 0:
+		return "udf", fmt.Sprintf("#%d", w&0xffff), true
+	case w>>27&7 == 7 && w>>24&7 == 0 && w>>21&1 == 1 && w>>10&3 == 0: // atomic memory operations
+		a, l := w>>23&1, w>>22&1
+		o3, opc := w>>15&1, w>>12&7
+		var name string
+		switch {
+		case o3 == 0:
+			name = [8]string{"add", "clr", "eor", "set", "smax", "smin", "umax", "umin"}[opc]
+		case opc == 0:
+			name = "swp"
+		default:
+			return "", "", false
+		}
+		sfx := map[uint32]string{0: "", 1: "l"}[l]
+		if name != "swp" && rt == 31 && a == 0 {
+			return "st" + name + sfx + bh, fmt.Sprintf("%s, %s", r(rs, size == 3), base(rn)), true
+		}
+		if name != "swp" {
+			name = "ld" + name
+		}
+		if a == 1 {
+			sfx = "a" + sfx
+		}
+		return name + sfx + bh, fmt.Sprintf("%s, %s, %s", r(rs, size == 3), r(rt, size == 3), base(rn)), true
+	case w>>23&0x7f == 0x11 && w>>21&1 == 1 && w>>10&31 == 31: // CAS
+		sfx := ""
+		if w>>22&1 == 1 {
+			sfx += "a"
+		}
+		if w>>15&1 == 1 {
+			sfx += "l"
+		}
+		return "cas" + sfx + bh, fmt.Sprintf("%s, %s, %s", r(rs, size == 3), r(rt, size == 3), base(rn)), true
+	}
+	return "", "", false
 }

@@ -97,3 +97,19 @@ func TestMapping(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", g, want)
 	}
 }
+
+// TestARM64Extra: the encodings arm64asm lacks, as objdump writes them.
+func TestARM64Extra(t *testing.T) {
+	for _, c := range []struct{ hex, text string }{
+		{"00000000", "udf    #0"},
+		{"4100e0b8", "ldaddal w0, w1, [x2]"},
+		{"5f0020f8", "stadd  x0, [x2]"},
+		{"41fce088", "casal  w0, w1, [x2]"},
+		{"4180e038", "swpalb w0, w1, [x2]"},
+	} {
+		b, _ := hex.DecodeString(c.hex)
+		if got := Decode(ARM64, 0, b, nil); got[0].Text != c.text {
+			t.Errorf("%s: got %q, want %q", c.hex, got[0].Text, c.text)
+		}
+	}
+}

@@ -303,54 +303,87 @@ func TestObjdumpWholeBinary(t *testing.T) {
 	for _, tc := range toolchains {
 		t.Run(tc.name, func(t *testing.T) {
 			exe, _ := build(t, tc, "matmul")
-			im := openELF(t, exe)
-			obj := runObjdump(t, tc.objdump, exe)
-			st := compareStats{exceptions: map[string]int{}}
-			// objdump restarts decoding at every symbol and runs past a function's size to
-			// the next symbol; compare only the functions where both views coincide: no
-			// other symbol inside, objdump's stream ends exactly at the function's end.
-			starts := map[uint64]bool{}
-			for _, s := range im.syms {
-				if s.Section != elf.SHN_UNDEF && s.Value != 0 && !strings.HasPrefix(s.Name, "$") {
-					starts[s.Value&^1] = true
-				}
+			compareWhole(t, tc.name, tc.objdump, exe, floor[tc.name])
+		})
+	}
+}
+
+// compareWhole compares every cleanly delimited function of exe with objdump's decoding.
+func compareWhole(t *testing.T, name, tool, exe string, floor float64) {
+	im := openELF(t, exe)
+	obj := runObjdump(t, tool, exe)
+	st := compareStats{exceptions: map[string]int{}}
+	// objdump restarts decoding at every symbol and runs past a function's size to
+	// the next symbol; compare only the functions where both views coincide: no
+	// other symbol inside, objdump's stream ends exactly at the function's end.
+	starts := map[uint64]bool{}
+	for _, s := range im.syms {
+		if s.Section != elf.SHN_UNDEF && s.Value != 0 && !strings.HasPrefix(s.Name, "$") {
+			starts[s.Value&^1] = true
+		}
+	}
+	skipped := 0
+	for _, s := range im.funcs() {
+		start, end := s.Value&^1, s.Value&^1+s.Size
+		_, atEnd := obj[end]
+		_, atStart := obj[start]
+		clean := atStart && (atEnd || starts[end])
+		for a := start + 1; a < end && clean; a++ {
+			clean = !starts[a]
+		}
+		if !clean {
+			skipped++
+			continue
+		}
+		st.add(t, im, obj, s)
+	}
+	rate := 1 - float64(st.opMiss+st.neon)/float64(st.insts)
+	type kv struct {
+		k string
+		n int
+	}
+	var top []kv
+	for k, n := range st.exceptions {
+		top = append(top, kv{k, n})
+	}
+	sort.Slice(top, func(i, j int) bool { return top[i].n > top[j].n || top[i].n == top[j].n && top[i].k < top[j].k })
+	if len(top) > 12 {
+		top = top[:12]
+	}
+	t.Logf("%s: %d instructions in %d functions (%d overlapping or cut skipped); mnemonics agree for %.3f%% (%d differ, %d NEON words); %d data chunks split differently; most frequent (pmc | objdump): %v",
+		name, st.insts, len(im.funcs())-skipped, skipped, 100*rate, st.opMiss, st.neon, st.dataChunks, top)
+	if st.boundaryMiss > 0 {
+		t.Errorf("%d boundary disagreements:\n  %s", st.boundaryMiss, strings.Join(st.firstMiss, "\n  "))
+	}
+	if rate < floor {
+		t.Errorf("mnemonic agreement %.3f below the floor %.3f", rate, floor)
+	}
+}
+
+// TestObjdumpPMC compares the whole of pmc itself, built for x86-64 and arm64 (Go's code
+// generator: a different instruction mix from gcc's). Two cross builds and 870,000
+// instructions take minutes on a small machine: it runs with PMC_DISASM_PMC=1.
+func TestObjdumpPMC(t *testing.T) {
+	if os.Getenv("PMC_DISASM_PMC") != "1" {
+		t.Skip("compares pmc's own binaries only with PMC_DISASM_PMC=1 (minutes)")
+	}
+	root, err := testenv.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ goarch, tool string }{{"amd64", "objdump"}, {"arm64", "aarch64-linux-gnu-objdump"}} {
+		t.Run(c.goarch, func(t *testing.T) {
+			if _, err := exec.LookPath(c.tool); err != nil {
+				t.Skipf("%s not installed", c.tool)
 			}
-			skipped := 0
-			for _, s := range im.funcs() {
-				start, end := s.Value&^1, s.Value&^1+s.Size
-				_, atEnd := obj[end]
-				_, atStart := obj[start]
-				clean := atStart && (atEnd || starts[end])
-				for a := start + 1; a < end && clean; a++ {
-					clean = !starts[a]
-				}
-				if !clean {
-					skipped++
-					continue
-				}
-				st.add(t, im, obj, s)
+			exe := filepath.Join(t.TempDir(), "pmc")
+			cmd := exec.Command("go", "build", "-o", exe, "./cmd/pmc")
+			cmd.Dir = root
+			cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH="+c.goarch, "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("go build: %v\n%s", err, out)
 			}
-			rate := 1 - float64(st.opMiss+st.neon)/float64(st.insts)
-			type kv struct {
-				k string
-				n int
-			}
-			var top []kv
-			for k, n := range st.exceptions {
-				top = append(top, kv{k, n})
-			}
-			sort.Slice(top, func(i, j int) bool { return top[i].n > top[j].n || top[i].n == top[j].n && top[i].k < top[j].k })
-			if len(top) > 12 {
-				top = top[:12]
-			}
-			t.Logf("%s: %d instructions in %d functions (%d overlapping or cut skipped); mnemonics agree for %.3f%% (%d differ, %d NEON words); %d data chunks split differently; most frequent (pmc | objdump): %v",
-				tc.name, st.insts, len(im.funcs())-skipped, skipped, 100*rate, st.opMiss, st.neon, st.dataChunks, top)
-			if st.boundaryMiss > 0 {
-				t.Errorf("%d boundary disagreements:\n  %s", st.boundaryMiss, strings.Join(st.firstMiss, "\n  "))
-			}
-			if rate < floor[tc.name] {
-				t.Errorf("mnemonic agreement %.3f below the floor %.3f", rate, floor[tc.name])
-			}
+			compareWhole(t, "pmc-"+c.goarch, c.tool, exe, 0.99)
 		})
 	}
 }

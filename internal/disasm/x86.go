@@ -12,7 +12,7 @@ import (
 // x86 mnemonics x86asm's GNU syntax spells with an AT&T size suffix that objdump (binutils
 // 2.40) leaves out.
 var x86Spelling = map[string]string{"callq": "call", "retq": "ret", "jmpq": "jmp",
-	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret", "pushq": "push", "popq": "pop", "leaveq": "leave", "xbeginq": "xbegin",
+	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret", "pushq": "push", "popq": "pop", "leaveq": "leave", "pushfq": "pushf", "popfq": "popf", "xbeginq": "xbegin",
 	// AT&T names of the sign extensions, as objdump writes them.
 	"cbw": "cbtw", "cwde": "cwtl", "cdqe": "cltq", "cwd": "cwtd", "cdq": "cltd", "cqo": "cqto"}
 
