@@ -387,3 +387,37 @@ func TestObjdumpPMC(t *testing.T) {
 		})
 	}
 }
+
+// TestX86LengthDecoder checks pmc's own x86 length decoder (used where x86asm fails) on
+// every instruction of a static executable: its length equals objdump's.
+func TestX86LengthDecoder(t *testing.T) {
+	exe, _ := build(t, toolchains[0], "matmul")
+	im := openELF(t, exe)
+	obj := runObjdump(t, toolchains[0].objdump, exe)
+	text := im.f.Section(".text")
+	code, err := text.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var addrs []uint64
+	for a := range obj {
+		if a >= text.Addr && a < text.Addr+uint64(len(code)) {
+			addrs = append(addrs, a)
+		}
+	}
+	sort.Slice(addrs, func(i, j int) bool { return addrs[i] < addrs[j] })
+	bad := 0
+	for i := 0; i+1 < len(addrs); i++ {
+		want := int(addrs[i+1] - addrs[i])
+		if want > 15 || strings.HasPrefix(obj[addrs[i]].op, "(bad)") {
+			continue // padding runs, objdump's own failures
+		}
+		off := addrs[i] - text.Addr
+		if got := x86Len(code[off:]); got != want {
+			if bad++; bad <= 20 {
+				t.Errorf("%#x % x: length %d, objdump %d (%s)", addrs[i], code[off:off+uint64(want)], got, want, obj[addrs[i]].text)
+			}
+		}
+	}
+	t.Logf("%d instructions measured, %d wrong", len(addrs)-1, bad)
+}
