@@ -34,7 +34,7 @@ func embedSymbols(e *env, perfData string, out *outfile.File) error {
 		out.Abort()
 		return fmt.Errorf("--embed-symbols: reading %s back: %w", perfData, err)
 	}
-	symbolWarnings(e.stderr, p, kernelErr)
+	symbolWarnings(e.stderr, "report", p, kernelErr)
 	tables := sampledTables(p, false)
 	if err := symbol.WriteArchive(out, tables); err != nil {
 		out.Abort()

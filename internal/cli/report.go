@@ -153,7 +153,7 @@ func runReport(e *env, f *reportFlags) error {
 	}
 	// Source lines cost a DWARF parse per binary: only srcline and pprof show them.
 	lines := f.pprof != "" || f.json || slices.Contains(keys, "srcline")
-	p, hasChains, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines)
+	p, hasChains, err := loadProfile(e, loadOptions{cmd: "report", path: f.input, kallsyms: f.kallsyms, symfs: f.symfs, lines: lines})
 	if err != nil {
 		return err
 	}
@@ -213,10 +213,21 @@ func writeReports(out *reportOutputs, p *profile.Profile, o profile.Options, f *
 	return nil
 }
 
+// loadOptions say which perf.data file to load and where its symbols come from; report,
+// annotate and diff share them (flags -i, --kallsyms, --symfs).
+type loadOptions struct {
+	cmd      string // the command, for its warnings ("pmc report: ...")
+	path     string
+	kallsyms string
+	symfs    string
+	lines    bool // read DWARF line tables
+}
+
 // loadProfile reads a perf.data file into a profile, resolving symbols on this machine
 // (binaries, kernel) and from the archive beside the file. Problems with symbols go to
 // stderr once each; problems with the file are the error.
-func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Profile, bool, error) {
+func loadProfile(e *env, lo loadOptions) (*profile.Profile, bool, error) {
+	path, kallsyms, symfs := lo.path, lo.kallsyms, lo.symfs
 	pf, err := perfdata.Open(path)
 	if err != nil {
 		return nil, false, reportFileErr(path, err)
@@ -226,10 +237,10 @@ func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Pro
 		symfs = "/"
 	}
 	res := symbol.NewResolver(os.DirFS(symfs))
-	res.NoLines = !lines
+	res.NoLines = !lo.lines
 	a, err := openArchive(symbol.ArchivePath(path))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "pmc report: %v (ignored)\n", err)
+		fmt.Fprintf(e.stderr, "pmc %s: %v (ignored)\n", lo.cmd, err)
 	}
 	res.Archive = a
 	// The archive's kernel symbols are the recording machine's: they win over this
@@ -246,7 +257,7 @@ func loadProfile(e *env, path, kallsyms, symfs string, lines bool) (*profile.Pro
 	for _, ev := range pf.Events {
 		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
 	}
-	symbolWarnings(e.stderr, p, kernelErr)
+	symbolWarnings(e.stderr, lo.cmd, p, kernelErr)
 	return p, hasChains, nil
 }
 
@@ -317,7 +328,7 @@ func archiveHasKernel(a *symbol.Archive) bool {
 }
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.
-func symbolWarnings(w io.Writer, p *profile.Profile, kernelErr error) {
+func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error) {
 	seen := map[*profile.DSO]bool{}
 	for i := range p.Samples {
 		for _, l := range p.Samples[i].Stack {
@@ -328,11 +339,11 @@ func symbolWarnings(w io.Writer, p *profile.Profile, kernelErr error) {
 			seen[d] = true
 			switch {
 			case d.Kernel && kernelErr != nil:
-				fmt.Fprintf(w, "pmc report: no kernel symbols (%v): kernel samples show addresses\n", kernelErr)
+				fmt.Fprintf(w, "pmc %s: no kernel symbols (%v): kernel samples show addresses\n", cmd, kernelErr)
 			case d.Kernel:
-				fmt.Fprintf(w, "pmc report: no symbols for %s: its samples show addresses\n", d.Name)
+				fmt.Fprintf(w, "pmc %s: no symbols for %s: its samples show addresses\n", cmd, d.Name)
 			default:
-				fmt.Fprintf(w, "pmc report: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", d.Name, d.Err)
+				fmt.Fprintf(w, "pmc %s: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", cmd, d.Name, d.Err)
 			}
 		}
 	}
