@@ -144,9 +144,6 @@ func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 		}
 		results = append(results, r)
 	}
-	for _, c := range code.notes {
-		fmt.Fprintf(e.stderr, "pmc annotate: %s\n", c)
-	}
 	reasons := make([]string, 0, len(skipped))
 	for r := range skipped {
 		reasons = append(reasons, r)

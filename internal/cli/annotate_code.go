@@ -18,9 +18,8 @@ import (
 // codeReader reads functions' machine code from the binaries a recording names, once per
 // DSO, and decodes it.
 type codeReader struct {
-	fsys  fs.FS
-	dsos  map[*profile.DSO]*elfCode
-	notes []string // said once per DSO: a binary changed since the recording
+	fsys fs.FS
+	dsos map[*profile.DSO]*elfCode
 }
 
 // elfCode is one opened binary (or why it could not be used).
@@ -85,9 +84,7 @@ func (c *codeReader) openELF(d *profile.DSO) *elfCode {
 	}
 	if d.BuildID != "" && info.BuildID != "" && !strings.EqualFold(d.BuildID, info.BuildID) {
 		fh.Close()
-		msg := fmt.Sprintf("%s changed since the recording (build-id %s, the recording saw %s): its code is not what ran; annotate where the recorded binary is (--symfs DIR)", d.Name, info.BuildID, strings.ToLower(d.BuildID))
-		c.notes = append(c.notes, msg)
-		return &elfCode{err: fmt.Errorf("%s changed since the recording (build-id)", d.Name)}
+		return &elfCode{err: fmt.Errorf("%s changed since the recording (build-id %s, the recording saw %s): its code is not what ran; annotate where the recorded binary is (--symfs DIR)", d.Name, info.BuildID, strings.ToLower(d.BuildID))}
 	}
 	f, err := elf.NewFile(ra)
 	if err != nil {
