@@ -144,6 +144,9 @@ func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 		}
 		results = append(results, r)
 	}
+	for _, n := range code.notes {
+		fmt.Fprintf(e.stderr, "pmc annotate: %s\n", n)
+	}
 	reasons := make([]string, 0, len(skipped))
 	for r := range skipped {
 		reasons = append(reasons, r)

@@ -18,8 +18,10 @@ import (
 // codeReader reads functions' machine code from the binaries a recording names, once per
 // DSO, and decodes it.
 type codeReader struct {
-	fsys fs.FS
-	dsos map[*profile.DSO]*elfCode
+	fsys  fs.FS
+	dsos  map[*profile.DSO]*elfCode
+	said  map[*profile.DSO]bool
+	notes []string // once per DSO whose code came from the archive
 }
 
 // elfCode is one opened binary (or why it could not be used).
@@ -29,6 +31,7 @@ type elfCode struct {
 	syms    []elf.Symbol
 	mapping []disasm.MapSym
 	err     error
+	gone    bool // the recorded binary is missing or changed: the archive's code may stand in
 }
 
 // funcCode is one decoded function.
@@ -40,7 +43,7 @@ func newCodeReader(symfs string) *codeReader {
 	if symfs == "" {
 		symfs = "/"
 	}
-	return &codeReader{fsys: os.DirFS(symfs), dsos: map[*profile.DSO]*elfCode{}}
+	return &codeReader{fsys: os.DirFS(symfs), dsos: map[*profile.DSO]*elfCode{}, said: map[*profile.DSO]bool{}}
 }
 
 // close releases the binaries opened.
@@ -70,7 +73,7 @@ func (c *codeReader) openELF(d *profile.DSO) *elfCode {
 	}
 	fh, err := c.fsys.Open(strings.TrimPrefix(path.Clean(d.Name), "/"))
 	if err != nil {
-		return &elfCode{err: fmt.Errorf("%s: %v, and the symbol archive holds no code bytes: annotate where the binary is (or point --symfs at a copy)", d.Name, errors.Unwrap(err))}
+		return &elfCode{err: fmt.Errorf("%s: %v", d.Name, errors.Unwrap(err)), gone: true}
 	}
 	ra, ok := fh.(io.ReaderAt)
 	if !ok {
@@ -84,7 +87,7 @@ func (c *codeReader) openELF(d *profile.DSO) *elfCode {
 	}
 	if d.BuildID != "" && info.BuildID != "" && !strings.EqualFold(d.BuildID, info.BuildID) {
 		fh.Close()
-		return &elfCode{err: fmt.Errorf("%s changed since the recording (build-id %s, the recording saw %s): its code is not what ran; annotate where the recorded binary is (--symfs DIR)", d.Name, info.BuildID, strings.ToLower(d.BuildID))}
+		return &elfCode{err: fmt.Errorf("%s changed since the recording (build-id %s, the recording saw %s)", d.Name, info.BuildID, strings.ToLower(d.BuildID)), gone: true}
 	}
 	f, err := elf.NewFile(ra)
 	if err != nil {
@@ -99,40 +102,76 @@ func (c *codeReader) openELF(d *profile.DSO) *elfCode {
 	return ec
 }
 
-// function decodes the code of sym.
-func (c *codeReader) function(sym *profile.Symbol) (*funcCode, error) {
+// funcBytes is a function's machine code and what decoding it needs.
+type funcBytes struct {
+	machine elf.Machine
+	value   uint64 // the symbol's ELF value (bit 0 set: Thumb)
+	code    []byte
+	mapping []disasm.MapSym // ARM mapping symbols of the file
+	archive bool            // taken from the symbol archive
+}
+
+// raw reads sym's code from its binary or, when the binary is gone or changed, from the
+// symbol archive's kept code.
+func (c *codeReader) raw(sym *profile.Symbol) (*funcBytes, error) {
 	ec := c.open(sym.DSO)
-	if ec.err != nil {
-		return nil, ec.err
-	}
 	if sym.Size == 0 {
 		return nil, fmt.Errorf("%s: the symbol table gives no size", sym.Name)
 	}
-	var code []byte
+	if ec.err != nil {
+		t := sym.DSO.Table
+		if b, ok := t.CodeAt(sym.Start, sym.Size); ok && t.Machine != 0 {
+			rc := &funcBytes{machine: elf.Machine(t.Machine), value: sym.Start, code: b, archive: true}
+			for _, m := range t.CodeMaps {
+				rc.mapping = append(rc.mapping, disasm.MapSym{Addr: m.Addr, Kind: m.Kind})
+				if m.Addr == sym.Start && m.Kind == 't' {
+					rc.value |= 1
+				}
+			}
+			return rc, nil
+		}
+		if ec.gone {
+			return nil, fmt.Errorf("%v, and the symbol archive keeps no code of %s (pmc record --embed-symbols keeps it): annotate where the recorded binary is (--symfs DIR)", ec.err, sym.Name)
+		}
+		return nil, ec.err
+	}
+	rc := &funcBytes{machine: ec.f.Machine, value: sym.Start, mapping: ec.mapping}
 	for _, sec := range ec.f.Sections {
 		if sec.Type == elf.SHT_PROGBITS && sym.Start >= sec.Addr && sym.Start+sym.Size <= sec.Addr+sec.Size {
-			code = make([]byte, sym.Size)
-			if _, err := sec.ReadAt(code, int64(sym.Start-sec.Addr)); err != nil {
+			rc.code = make([]byte, sym.Size)
+			if _, err := sec.ReadAt(rc.code, int64(sym.Start-sec.Addr)); err != nil {
 				return nil, fmt.Errorf("%s: reading %s: %v", sym.DSO.Name, sym.Name, err)
 			}
 			break
 		}
 	}
-	if code == nil {
+	if rc.code == nil {
 		return nil, fmt.Errorf("%s: no section holds %s's code (a debug file or a stripped copy?)", sym.DSO.Name, sym.Name)
 	}
-	value := sym.Start
 	for _, s := range ec.syms {
 		if s.Value&^1 == sym.Start && elf.ST_TYPE(s.Info) == elf.STT_FUNC {
-			value = s.Value
+			rc.value = s.Value
 			break
 		}
 	}
-	arch, ok := disasm.ArchOf(ec.f.Machine, value)
-	if !ok {
-		return nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, ec.f.Machine)
+	return rc, nil
+}
+
+// function decodes the code of sym.
+func (c *codeReader) function(sym *profile.Symbol) (*funcCode, error) {
+	rc, err := c.raw(sym)
+	if err != nil {
+		return nil, err
 	}
-	opt := &disasm.Options{Mapping: ec.mapping}
+	arch, ok := disasm.ArchOf(rc.machine, rc.value)
+	if !ok {
+		return nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, rc.machine)
+	}
+	if rc.archive && !c.said[sym.DSO] {
+		c.said[sym.DSO] = true
+		c.notes = append(c.notes, fmt.Sprintf("%v: its code comes from the symbol archive", c.dsos[sym.DSO].err))
+	}
+	opt := &disasm.Options{Mapping: rc.mapping}
 	if t := sym.DSO.Table; t != nil {
 		opt.Symbols = func(a uint64) (string, uint64, bool) {
 			s := t.Lookup(a)
@@ -142,5 +181,49 @@ func (c *codeReader) function(sym *profile.Symbol) (*funcCode, error) {
 			return s.Name, s.Addr, true
 		}
 	}
-	return &funcCode{insts: disasm.Decode(arch, sym.Start, code, opt)}, nil
+	return &funcCode{insts: disasm.Decode(arch, sym.Start, rc.code, opt)}, nil
+}
+
+// keepCode returns copies of tables with the machine code of the functions samples hit
+// (Stack[0]) read from the binaries (under symfs), for the symbol archive; the kernel's and those whose
+// binary cannot be read are returned as they are.
+func keepCode(p *profile.Profile, tables []*symbol.Table, symfs string) []*symbol.Table {
+	c := newCodeReader(symfs)
+	defer c.close()
+	hit := map[*symbol.Table][]*profile.Symbol{}
+	seen := map[*profile.Symbol]bool{}
+	for i := range p.Samples {
+		if st := p.Samples[i].Stack; len(st) > 0 {
+			if l := st[0]; l.Sym != nil && !l.Sym.Unknown && !l.DSO.Kernel && l.DSO.Table != nil && !seen[l.Sym] {
+				seen[l.Sym] = true
+				hit[l.DSO.Table] = append(hit[l.DSO.Table], l.Sym)
+			}
+		}
+	}
+	out := make([]*symbol.Table, len(tables))
+	for i, t := range tables {
+		out[i] = t
+		var k *symbol.Table
+		for _, s := range hit[t] {
+			rc, err := c.raw(s)
+			if err != nil || rc.archive {
+				continue
+			}
+			if k == nil {
+				cp := *t
+				k = &cp
+				k.Machine, k.Code, k.CodeMaps = uint16(rc.machine), nil, nil
+			}
+			k.Code = append(k.Code, symbol.Code{Addr: s.Start, Bytes: rc.code})
+			for _, m := range rc.mapping {
+				if m.Addr >= s.Start && m.Addr < s.Start+s.Size {
+					k.CodeMaps = append(k.CodeMaps, symbol.CodeMap{Addr: m.Addr, Kind: m.Kind})
+				}
+			}
+		}
+		if k != nil {
+			out[i] = k
+		}
+	}
+	return out
 }

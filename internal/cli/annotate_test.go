@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/symbol"
 	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
@@ -28,7 +30,7 @@ func TestAnnotateErrors(t *testing.T) {
 	symfs := filepath.Join(annotateDir, "symfs")
 	pmcFails(t, `no sampled function "asign": closest are assign, `, "annotate", "-i", col, "--symfs", symfs, "asign")
 	// The binary is gone: the archive has symbols but no code.
-	pmcFails(t, "/tmp/pmc-annotate/array2d-col: no such file or directory, and the symbol archive holds no code bytes",
+	pmcFails(t, "/tmp/pmc-annotate/array2d-col: no such file or directory, and the symbol archive keeps no code of assign",
 		"annotate", "-i", col, "--symfs", t.TempDir(), "assign")
 	// The binary was rebuilt: another ELF file at the recorded path.
 	changed := t.TempDir()
@@ -140,5 +142,52 @@ func TestDiffSeveralAndChildren(t *testing.T) {
 	_, children, ok := strings.Cut(g, "# Children (inclusive")
 	if !ok || !strings.Contains(children, "[.] squares") {
 		t.Fatalf("no children table:\n%s", g)
+	}
+}
+
+// TestAnnotateFromArchive: with the code pmc record --embed-symbols keeps in FILE.pmcsym,
+// a recording is annotated where its binary is gone or was rebuilt, with the same
+// percentages perf gave where the binary was.
+func TestAnnotateFromArchive(t *testing.T) {
+	symfs := filepath.Join(annotateDir, "symfs")
+	p, _, err := loadProfile(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}},
+		loadOptions{cmd: "test", path: filepath.Join(annotateDir, "col.data"), symfs: symfs, lines: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "col.data")
+	data, err := os.ReadFile(filepath.Join(annotateDir, "col.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var arch bytes.Buffer
+	if err := symbol.WriteArchive(&arch, keepCode(p, sampledTables(p, false), symfs)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(symbol.ArchivePath(file), arch.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	perf, err := os.ReadFile(filepath.Join(annotateDir, "perf-annotate-col-squares.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := annotateRows(string(perf))
+	var stdout, stderr bytes.Buffer
+	if code := testRun([]string{"annotate", "-i", file, "--symfs", t.TempDir(), "squares"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if got := annotateRows(stdout.String()); len(want) < 10 || !maps.Equal(got, want) {
+		t.Errorf("from the archive: %v, perf: %v", got, want)
+	}
+	if s := stderr.String(); s != "pmc annotate: /tmp/pmc-annotate/array2d-col: no such file or directory: its code comes from the symbol archive\n" {
+		t.Errorf("stderr %q", s)
+	}
+	// Source lines come from the archive's line table too.
+	if !strings.Contains(stdout.String(), "/tmp/pmc-annotate/src/array2d.c") {
+		t.Errorf("no source positions:\n%s", stdout.String())
 	}
 }

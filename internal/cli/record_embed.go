@@ -35,7 +35,7 @@ func embedSymbols(e *env, perfData string, out *outfile.File) error {
 		return fmt.Errorf("--embed-symbols: reading %s back: %w", perfData, err)
 	}
 	symbolWarnings(e.stderr, "report", p, kernelErr)
-	tables := sampledTables(p, false)
+	tables := keepCode(p, sampledTables(p, false), "/")
 	if err := symbol.WriteArchive(out, tables); err != nil {
 		out.Abort()
 		return fmt.Errorf("writing %s: %w", out.Name(), err)
