@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/annotate"
+	"github.com/pmc-tools/pmc/internal/events"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/profile"
 )
@@ -119,7 +120,7 @@ func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 			}
 		}
 		if len(chosen) == 0 {
-			return usageErr(symbolNotFound(want, p, hot))
+			return usageErr(symbolNotFound(want, hot))
 		}
 	} else {
 		total := p.Events[ev].Period
@@ -239,56 +240,20 @@ func hotSymbols(p *profile.Profile, ev int) []*hotSymbol {
 	return out
 }
 
-// symbolNotFound names the sampled functions closest to want.
-func symbolNotFound(want string, p *profile.Profile, hot []*hotSymbol) error {
-	type cand struct {
-		name string
-		d    int
-	}
-	seen := map[string]bool{}
-	var cs []cand
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			cs = append(cs, cand{n, editDistance(strings.ToLower(want), strings.ToLower(n))})
-		}
-	}
+// symbolNotFound names the sampled functions closest to want (pmc stat's suggestions for
+// event names), or the hottest when none is close.
+func symbolNotFound(want string, hot []*hotSymbol) error {
+	var names []string
 	for _, h := range hot {
-		add(h.sym.Name)
+		names = append(names, h.sym.Name)
 	}
-	if len(cs) == 0 {
+	if len(names) == 0 {
 		return fmt.Errorf("no sampled function %q: the file has no resolved samples", want)
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].d < cs[j].d })
-	var names []string
-	for i := 0; i < len(cs) && i < 5; i++ {
-		names = append(names, cs[i].name)
+	if s := events.DidYouMean(want, names); s != "" {
+		return fmt.Errorf("no sampled function %q%s", want, s)
 	}
-	return fmt.Errorf("no sampled function %q: closest are %s", want, strings.Join(names, ", "))
-}
-
-// editDistance is Levenshtein's distance, with a substring counted as close.
-func editDistance(a, b string) int {
-	if a != "" && strings.Contains(b, a) {
-		return len(b) - len(a)
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return fmt.Errorf("no sampled function %q: the hottest are %s", want, strings.Join(names[:min(5, len(names))], ", "))
 }
 
 // annotateOne disassembles h's function and lays its samples out.

@@ -28,7 +28,8 @@ func pmcFails(t *testing.T, want string, args ...string) {
 func TestAnnotateErrors(t *testing.T) {
 	col := filepath.Join(annotateDir, "col.data")
 	symfs := filepath.Join(annotateDir, "symfs")
-	pmcFails(t, `no sampled function "asign": closest are assign, `, "annotate", "-i", col, "--symfs", symfs, "asign")
+	pmcFails(t, `no sampled function "asign" (did you mean: assign?)`, "annotate", "-i", col, "--symfs", symfs, "asign")
+	pmcFails(t, `no sampled function "zzz": the hottest are squares, assign, `, "annotate", "-i", col, "--symfs", symfs, "zzz")
 	// The binary is gone: the archive has symbols but no code.
 	pmcFails(t, "/tmp/pmc-annotate/array2d-col: no such file or directory, and the symbol archive keeps no code of assign",
 		"annotate", "-i", col, "--symfs", t.TempDir(), "assign")

@@ -88,16 +88,15 @@ type File struct {
 
 // Diff is the whole comparison, the model both writers read.
 type Diff struct {
-	Schema   string   `json:"schema"`
-	Event    string   `json:"event"`
-	Match    Match    `json:"match"`
-	Matching string   `json:"matching"` // how rows were matched, in words
-	Compute  string   `json:"compute"`
-	Files    []Side   `json:"files"` // [0] is the baseline
-	Rows     []Row    `json:"rows"`
-	Children []Row    `json:"children_rows,omitempty"`
-	compute  Compute  `json:"-"`
-	mains    []string `json:"-"`
+	Schema   string  `json:"schema"`
+	Event    string  `json:"event"`
+	Match    Match   `json:"match"`
+	Matching string  `json:"matching"` // how rows were matched, in words
+	Compute  string  `json:"compute"`
+	Files    []Side  `json:"files"` // [0] is the baseline
+	Rows     []Row   `json:"rows"`
+	Children []Row   `json:"children_rows,omitempty"`
+	compute  Compute `json:"-"`
 }
 
 // Side describes one input file.
