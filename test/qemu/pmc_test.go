@@ -81,6 +81,7 @@ func pmcBatch(g Guest) []Cmd {
 	js("unimpl", "-e instructions:u,cache-misses:u,branch-misses:u,"+l1d+" -- /bin/loop "+loopArg(1000000))
 	cmds = append(cmds, issueBatch(g)...)
 	cmds = append(cmds, memBatch(g)...)
+	cmds = append(cmds, annotateBatch(g)...)
 	for _, n := range []int{0, ftN} {
 		ft := fmt.Sprintf("/bin/forkthreads --procs %d --threads %d --work %010d", ftProcs, ftThreads, n)
 		js(fmt.Sprintf("ft-%d", n), "-e instructions:u -- "+ft)
