@@ -135,8 +135,8 @@ func values(rows []string) []string {
 	return out
 }
 
-// TestDiffAgreesWithPerf: pmc diff's Baseline and Delta Abs equal perf diff's, row for row
-// in perf's order, for perf's own matchings; pmc's default matching lines the two
+// TestDiffAgreesWithPerf: pmc diff's Baseline and Delta Abs (and delta, ratio, wdiff) equal
+// perf diff's, row for row in perf's order, for perf's own matchings; pmc's default matching lines the two
 // differently named executables up by symbol, which perf's default does not.
 func TestDiffAgreesWithPerf(t *testing.T) {
 	updateAnnotateArchives(t)
@@ -150,6 +150,9 @@ func TestDiffAgreesWithPerf(t *testing.T) {
 	}{
 		{"dso,sym", perfDefault, []string{"--sort", "dso,sym"}},
 		{"sym", perfSym, []string{"--sort", "sym"}},
+		{"dso,sym -c delta", perfGolden(t, "perf-diff-delta.txt", "diff", "-c", "delta", "col.data", "row.data"), []string{"--sort", "dso,sym", "-c", "delta"}},
+		{"dso,sym -c ratio", perfGolden(t, "perf-diff-ratio.txt", "diff", "-c", "ratio", "col.data", "row.data"), []string{"--sort", "dso,sym", "-c", "ratio"}},
+		{"dso,sym -c wdiff:3,1", perfGolden(t, "perf-diff-wdiff.txt", "diff", "-c", "wdiff:3,1", "col.data", "row.data"), []string{"--sort", "dso,sym", "-c", "wdiff:3,1"}},
 	} {
 		got := pmcOut(t, append(append([]string{"diff", "--symfs", symfs}, c.args...), col, row)...)
 		w, g := diffRows(c.want), diffRows(got)

@@ -311,22 +311,41 @@ func (d *Diff) value(row *Row) (float64, bool) {
 	return math.Abs(*c.Delta), true
 }
 
-// sort orders rows as perf diff does: the rows with a value by it, largest first; then the
-// baseline's other rows by their baseline period; ties by name (shared object, then symbol).
+// class groups rows as perf diff orders them: 0 with a value to sort by, 1 new in the first
+// new file without one (ratio, wdiff: "N/A"), 2 in the baseline only (or absent from it).
+func (d *Diff) class(row *Row) int {
+	if _, ok := d.value(row); ok {
+		return 0
+	}
+	if len(row.Cells) > 1 && row.Cells[1] != nil {
+		return 1
+	}
+	return 2
+}
+
+// sort orders rows as perf diff does: the rows with a value by it, largest first (ties of
+// a ratio or weighted diff by the baseline period); then, for ratio and wdiff, the new
+// functions by their new period; then the baseline's other rows by their baseline period;
+// remaining ties by name (shared object, then symbol).
 func (d *Diff) sort(rows []*Row) {
 	sort.SliceStable(rows, func(i, j int) bool {
 		a, b := rows[i], rows[j]
-		va, oka := d.value(a)
-		vb, okb := d.value(b)
-		if oka != okb {
-			return oka
+		ca, cb := d.class(a), d.class(b)
+		if ca != cb {
+			return ca < cb
 		}
-		if oka && va != vb {
+		va, _ := d.value(a)
+		vb, _ := d.value(b)
+		if ca == 0 && va != vb {
 			return va > vb
 		}
-		if !oka {
-			pa, pb := period(a.Cells[0]), period(b.Cells[0])
-			if pa != pb {
+		if ca == 1 {
+			if pa, pb := period(a.Cells[1]), period(b.Cells[1]); pa != pb {
+				return pa > pb
+			}
+		}
+		if ca == 2 || d.compute.Kind == "ratio" || d.compute.Kind == "wdiff" {
+			if pa, pb := period(a.Cells[0]), period(b.Cells[0]); pa != pb {
 				return pa > pb
 			}
 		}

@@ -100,7 +100,8 @@ func (d *Diff) table(bw *bufio.Writer, rows []Row) {
 }
 
 // cell formats file i's value as perf diff does: the baseline's percentage; the delta with
-// a sign (blank below 0.01); the ratio with 6 decimals; the weighted difference.
+// a sign (blank below 0.01); the ratio with 6 decimals; the weighted difference (N/A for
+// a function without baseline).
 func (d *Diff) cell(i int, c *Cell) string {
 	if c == nil {
 		return ""
@@ -113,10 +114,12 @@ func (d *Diff) cell(i int, c *Cell) string {
 		if c.Ratio != nil {
 			return fmt.Sprintf("%.6f", *c.Ratio)
 		}
+		return "N/A" // new in this file: no baseline to divide by
 	case "wdiff":
 		if c.WDiff != nil {
 			return fmt.Sprintf("%d", *c.WDiff)
 		}
+		return "N/A"
 	default:
 		if c.Delta != nil && math.Abs(*c.Delta) >= 0.01 {
 			return fmt.Sprintf("%+.2f%%", *c.Delta)
