@@ -11,6 +11,9 @@ var probeNs = []uint64{0, 0, 1, 1000, 100000, 1000000, 3000000, 10000000, 300000
 
 // batch lists every command a guest runs in its one boot. Tests look commands up by name.
 func batch(g Guest, files []File) []Cmd {
+	if g.Name == NoPMU.Name {
+		return noPMUBatch(files)
+	}
 	ns := ""
 	for _, n := range probeNs {
 		ns += fmt.Sprintf(" %d", n)
