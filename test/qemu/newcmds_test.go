@@ -177,7 +177,11 @@ func doctorReport(t *testing.T, g Guest) (*doctor.Report, Section) {
 	if err := json.Unmarshal([]byte(s.Output), &r); err != nil {
 		t.Fatalf("%s: pmc doctor --json (exit %d): %v\n%s", g.Name, s.Status, err, s.Output)
 	}
-	t.Logf("%s pmc doctor:\n%s", g.Name, ok(t, g, "doctor-text"))
+	txt := section(t, g, "doctor-text")
+	t.Logf("%s pmc doctor (exit %d):\n%s", g.Name, txt.Status, txt.Output)
+	if txt.Status != s.Status {
+		t.Errorf("%s: pmc doctor exited %d, with --json %d", g.Name, txt.Status, s.Status)
+	}
 	return &r, s
 }
 
