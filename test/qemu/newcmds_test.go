@@ -48,6 +48,10 @@ func newCmdBatch(g Guest) []Cmd {
 		{"compare", "cat /tmp/cmp.json"},
 		// The exporter counts system-wide and in the cgroup; the loop runs in the cgroup (from
 		// its first instruction: clone3 into the cgroup) between scrapes.
+		// Kernel 6.1 gives a new cgroup the implicit perf_event controller only once the
+		// root's controllers were recomputed, which a write to cgroup.subtree_control does
+		// (systemd does at boot); without it perf_event_open(PERF_FLAG_PID_CGROUP) says ENOENT.
+		{"exp-controllers", "write /sys/fs/cgroup/cgroup.subtree_control +pids"},
 		{"exp-mkdir", "mkdir " + cg},
 		{"exp-spawn", "spawn /bin/pmc exporter --listen " + exporterAddr + " -e instructions:u,cycles:u --cgroup " + cgroupDir},
 		{"exp-0", get},
@@ -209,9 +213,16 @@ func TestDoctor(t *testing.T) {
 					t.Errorf("%s: problem in %s: %s", g.Name, c.ID, c.Found)
 				}
 			}
-			ids := []string{"pmu.driver", "pmu.counters", "pmu.events"}
-			if g.PatchDTB {
-				ids = append(ids, "firmware.devicetree")
+			ids := []string{"pmu.driver", "pmu.counters", "firmware.devicetree"}
+			if g.Name == "arm64" {
+				// QEMU's PMCEID advertises only CPU_CYCLES and INST_RETIRED: the kernel maps no
+				// event to the other generic names, a warning.
+				const want = "open: cycles, instructions; refused: cache-references (ENOENT)"
+				if c := checkOf(r, "pmu.events"); c == nil || c.Verdict != doctor.Warning || !strings.HasPrefix(c.Found, want) {
+					t.Errorf("%s: generic events check %+v, want a warning %q...", g.Name, c, want)
+				}
+			} else {
+				ids = append(ids, "pmu.events")
 			}
 			for _, id := range ids {
 				if c := checkOf(r, id); c == nil || c.Verdict != doctor.OK {
@@ -317,12 +328,14 @@ func promCounts(t *testing.T, text string) map[string]float64 {
 }
 
 // TestExporter (issue 14): pmc exporter scraped from inside the guest: system-wide counts
-// present and monotonic; in a cgroup, the loop's exact instructions:u (loop N - loop 0 = 2N,
-// cycles:u equal) and an idle cgroup's true 0.
+// present and monotonic; in a cgroup, the loop's exact instructions:u (loop N - loop 0 = 2N;
+// cycles:u equal on arm64, never counted on armv7's single cycle counter) and an idle
+// cgroup's true 0.
 func TestExporter(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			needPMC(t, g)
+			ok(t, g, "exp-controllers")
 			ok(t, g, "exp-mkdir")
 			ok(t, g, "exp-spawn")
 			ok(t, g, "exp-loop0")
@@ -338,6 +351,11 @@ func TestExporter(t *testing.T) {
 				t.Errorf("%s: pmc exporter exited %d after SIGINT", g.Name, stop.Status)
 			}
 			keys := []string{"/instructions:u", "/cycles:u", cgroupDir + "/instructions:u", cgroupDir + "/cycles:u"}
+			if g.Name == "armv7" {
+				// ARMv7 counts cycles only on its one cycle counter: the system-wide cycles:u
+				// holds it, so the cgroup's never runs (not counted: no series, never a 0).
+				keys = keys[:3]
+			}
 			for _, k := range keys {
 				for i, s := range scrapes {
 					if _, ok := s[k]; !ok {
@@ -357,15 +375,23 @@ func TestExporter(t *testing.T) {
 			stat0 := float64(counts(t, g, "loop-0", 2)[0].Raw)
 			t.Logf("%s cgroup: loop 0 %.0f (pmc stat %.0f, +%.0f before exec), loop 1M %.0f, diff %.0f",
 				g.Name, loop0, stat0, loop0-stat0, loopN, loopN-loop0)
-			if loopN-loop0 != 2*1000000 {
-				t.Errorf("%s: cgroup count of loop 1M - loop 0 = %.0f, want exactly 2000000", g.Name, loopN-loop0)
+			// arm64: exact. armv7: the launcher's Go code between clone and exec (counted in
+			// the cgroup, not by pmc stat) varied by one instruction between runs (loop 0 read
+			// 16909 and 16910); the loop itself is exact (TestPMCExact), so allow 2 there.
+			tol := 0.0
+			if g.Name == "armv7" {
+				tol = 2
 			}
-			// The cgroup also sees the forked child before its exec (guestinit's Go code): a
-			// little more than pmc stat's count, which starts at exec.
-			if loop0 < stat0 || loop0 > stat0+5000 {
-				t.Errorf("%s: cgroup count of loop 0 = %.0f, want pmc stat's %.0f plus under 5000 (fork to exec)", g.Name, loop0, stat0)
+			if d := loopN - loop0 - 2*1000000; d < -tol || d > tol {
+				t.Errorf("%s: cgroup count of loop 1M - loop 0 = %.0f, want 2000000 (within %v)", g.Name, loopN-loop0, tol)
 			}
-			for i := 1; i < 3; i++ {
+			// The cgroup also sees the forked child before its exec (guestinit's Go code):
+			// more than pmc stat's count, which starts at exec (measured: +4478 arm64, +5341
+			// armv7).
+			if loop0 < stat0 || loop0 > stat0+10000 {
+				t.Errorf("%s: cgroup count of loop 0 = %.0f, want pmc stat's %.0f plus under 10000 (fork to exec)", g.Name, loop0, stat0)
+			}
+			for i := 1; i < 3 && g.Name != "armv7"; i++ {
 				if c, n := scrapes[i][cgroupDir+"/cycles:u"], scrapes[i][ins]; c != n {
 					t.Errorf("%s scrape %d: cgroup cycles:u %v != instructions:u %v under shift=0", g.Name, i, c, n)
 				}

@@ -125,6 +125,12 @@ func TestBuiltins(t *testing.T) {
 	if _, st := run([]string{"mkdir", filepath.Join(dir, "a", "b")}); st != 0 {
 		t.Errorf("mkdir: status %d", st)
 	}
+	w := filepath.Join(dir, "a", "w")
+	if _, st := run([]string{"write", w, "+pids", "+cpu"}); st != 0 {
+		t.Errorf("write: status %d", st)
+	} else if b, _ := os.ReadFile(w); string(b) != "+pids +cpu\n" {
+		t.Errorf("write wrote %q", b)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/metrics" {
 			http.NotFound(w, r)
