@@ -41,6 +41,7 @@ func newCmdBatch(g Guest) []Cmd {
 	return []Cmd{
 		{"record-run", fmt.Sprintf("/bin/pmc record -e cycles:u -c %d -o /tmp/rec.data -- /bin/loop %s", recordPeriod, loopArg(recordN))},
 		{"record", "b64 /tmp/rec.data"},
+		{"record-report", "/bin/pmc report --json -i /tmp/rec.data"},
 		{"doctor", "/bin/pmc doctor --json"},
 		{"doctor-text", "/bin/pmc doctor"},
 		{"compare-run", fmt.Sprintf("/bin/pmc compare -r 3 -e instructions:u --json -o /tmp/cmp.json '/bin/loop %s' '/bin/loop %s'",
@@ -167,6 +168,30 @@ func TestRecordExact(t *testing.T) {
 			}
 			if len(periods) != 1 || periods[recordPeriod] != samples {
 				t.Errorf("%s: sample periods %v, want all %d", g.Name, periods, recordPeriod)
+			}
+			// pmc report in the guest: the same samples, all on wl_spin in loop.
+			var rep struct {
+				Events []struct {
+					Name    string `json:"name"`
+					Samples int    `json:"samples"`
+					Entries []struct {
+						Overhead float64 `json:"overhead"`
+						Samples  int     `json:"samples"`
+						Comm     string  `json:"comm"`
+						Symbol   string  `json:"symbol"`
+					} `json:"entries"`
+				} `json:"events"`
+			}
+			if err := json.Unmarshal([]byte(ok(t, g, "record-report")), &rep); err != nil {
+				t.Fatalf("%s: pmc report --json: %v", g.Name, err)
+			}
+			if len(rep.Events) != 1 || rep.Events[0].Samples != samples || len(rep.Events[0].Entries) != 1 {
+				t.Fatalf("%s: pmc report: %+v; want one event of %d samples in one entry", g.Name, rep.Events, samples)
+			}
+			e := rep.Events[0].Entries[0]
+			t.Logf("%s pmc report: %s %d samples, %.2f%% %s %s", g.Name, rep.Events[0].Name, rep.Events[0].Samples, e.Overhead, e.Comm, e.Symbol)
+			if e.Symbol != "wl_spin" || e.Comm != "loop" || e.Samples != samples || e.Overhead != 100 {
+				t.Errorf("%s: pmc report's entry %+v; want loop wl_spin, %d samples, 100%%", g.Name, e, samples)
 			}
 		})
 	}
