@@ -328,9 +328,11 @@ func TestPMCSystem(t *testing.T) {
 			if r.Mode != "system" || c.Status != result.Counted {
 				t.Errorf("%s: mode %q status %s, want system, counted", g.Name, r.Mode, c.Status)
 			}
-			// Measured: +3.4% (arm64), +3.9% (armv7), mostly pmc's own Go runtime.
-			if c.Raw < want || float64(c.Raw) > 1.10*float64(want) {
-				t.Errorf("%s: -a counted %d, want between %d (the loop) and +10%%", g.Name, c.Raw, want)
+			// Measured: +0.78% (arm64), +0.67% (armv7), pmc's own Go runtime. Before pmc
+			// finished its pending garbage collection ahead of the window, armv7 read +7.9% to
+			// +14.6% once the binary's data grew (a GC cycle of pmc's counted system-wide).
+			if c.Raw < want || float64(c.Raw) > 1.05*float64(want) {
+				t.Errorf("%s: -a counted %d, want between %d (the loop) and +5%%", g.Name, c.Raw, want)
 			}
 			t.Run("cpu-list", func(t *testing.T) {
 				// Result.CPUs is documented as the system mode CPU list: here CPU 0.
