@@ -9,6 +9,7 @@ require (
 	github.com/prometheus/exporter-toolkit v0.20.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9
+	golang.org/x/arch v0.32.0
 	golang.org/x/sys v0.49.0
 )
 

@@ -4,7 +4,7 @@
 #   2. naive (ijk) vs loop-interchange (ikj) matmul, -novec and vectorised builds, and a 2D
 #      array walked by row vs by column: pmc compare (mean +- sd, change with a 95% interval)
 #   3. where there is no PMU: the same loop orders SIMULATED by cachegrind (pmc compare --sim)
-#   4. where the time goes inside the naive product: pmc record + pmc report
+#   4. where the time goes inside the naive product: pmc record, pmc report, pmc annotate
 #   5. a quick pmc mem run (the memory hierarchy probe) over a reduced range
 # Needs only `make demo` (builds bin/pmc and the workloads). Runs in about a minute.
 set -uo pipefail
@@ -56,6 +56,8 @@ if "$PMC" report --help >/dev/null 2>&1; then
 	say "where the naive product spends its time: pmc record, then pmc report"
 	"$PMC" record -o "$TMP/perf.data" -- "$WL/matmul-novec" --order ijk --size "$N" >/dev/null
 	"$PMC" report -i "$TMP/perf.data" --stdio --percent-limit 2 | grep -v '^$' | head -20
+	echo "its hottest instructions (pmc annotate main: '>' marks the 5 hottest):"
+	"$PMC" annotate -i "$TMP/perf.data" main | grep '^>'
 fi
 
 say "pmc mem --max 64M --hops 262144 --samples 300 (the memory hierarchy probe, reduced range)"

@@ -22,6 +22,9 @@ PKGS=(
 	gcc-arm-linux-gnueabihf  # static armv7 workloads
 	libc6-dev-arm64-cross
 	libc6-dev-armhf-cross
+	# internal/disasm checks its decoding against objdump on the ARM workloads.
+	binutils-aarch64-linux-gnu
+	binutils-arm-linux-gnueabihf
 	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
 	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
 	# pmc compare --html: the page is rendered in a real headless browser (internal/comparehtml).

@@ -23,6 +23,8 @@ var commands = []func(*env) *cobra.Command{
 	newDoctorCmd,
 	newExporterCmd,
 	newReportCmd,
+	newAnnotateCmd,
+	newDiffCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

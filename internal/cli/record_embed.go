@@ -39,8 +39,8 @@ func embedSymbols(e *env, perfData string, out *outfile.File) error {
 		out.Abort()
 		return fmt.Errorf("--embed-symbols: reading %s back: %w", perfData, err)
 	}
-	symbolWarnings(e.stderr, p, kernelErr)
-	tables := sampledTables(p, false)
+	symbolWarnings(e.stderr, "report", p, kernelErr)
+	tables := keepCode(p, sampledTables(p, false), "/")
 	if err := symbol.WriteArchive(out, tables); err != nil {
 		out.Abort()
 		return fmt.Errorf("writing %s: %w", out.Name(), err)

@@ -163,9 +163,10 @@ func runReport(e *env, f *reportFlags) error {
 	text := f.stdio || (!f.json && !f.folded && f.pprof == "" && f.html == "")
 	// The text and JSON reports aggregate the samples as they are read; only the exports
 	// keep them.
-	keep := f.folded || f.pprof != "" || f.html != ""
 	var agg *profile.Aggregator
-	options := func(hasChains bool) (*profile.Aggregator, error) {
+	lo := loadOptions{cmd: "report", path: f.input, kallsyms: f.kallsyms, symfs: f.symfs, lines: lines,
+		keep: f.folded || f.pprof != "" || f.html != ""}
+	lo.aggregate = func(hasChains bool) (*profile.Aggregator, error) {
 		if !text && !f.json {
 			return nil, nil
 		}
@@ -184,7 +185,7 @@ func runReport(e *env, f *reportFlags) error {
 		agg = a
 		return a, nil
 	}
-	p, err := loadProfile(e, f.input, f.kallsyms, f.symfs, lines, options, keep)
+	p, _, err := loadProfile(e, lo)
 	if err != nil {
 		return err
 	}
@@ -232,34 +233,49 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 	return nil
 }
 
+// loadOptions say which perf.data file to load and where its symbols come from; report,
+// annotate and diff share them (flags -i, --kallsyms, --symfs).
+type loadOptions struct {
+	cmd      string // the command, for its warnings ("pmc report: ...")
+	path     string
+	kallsyms string
+	symfs    string
+	lines    bool // read DWARF line tables
+	// aggregate, told whether the file has call chains, gives the Aggregator the samples
+	// stream into as they are read (nil, or a nil one: none, the profile keeps them);
+	// keep keeps them in the profile too.
+	aggregate func(hasChains bool) (*profile.Aggregator, error)
+	keep      bool
+}
+
 // loadProfile reads a perf.data file into a profile, resolving symbols on this machine
-// (binaries, kernel) and from the archive beside the file. aggregate, told whether the
-// file has call chains, gives the Aggregator the samples stream into (nil: none); keep
-// keeps them in the profile too. Problems with symbols go to stderr once each; problems
-// with the file are the error.
-func loadProfile(e *env, path, kallsyms, symfs string, lines bool,
-	aggregate func(hasChains bool) (*profile.Aggregator, error), keep bool) (*profile.Profile, error) {
+// (binaries, kernel) and from the archive beside the file. Problems with symbols go to
+// stderr once each; problems with the file are the error.
+func loadProfile(e *env, lo loadOptions) (*profile.Profile, bool, error) {
+	path, kallsyms, symfs := lo.path, lo.kallsyms, lo.symfs
 	pf, err := perfdata.Open(path)
 	if err != nil {
-		return nil, reportFileErr(path, err)
+		return nil, false, reportFileErr(path, err)
 	}
 	defer pf.Close()
 	hasChains := false
 	for _, ev := range pf.Events {
 		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
 	}
-	agg, err := aggregate(hasChains)
-	if err != nil {
-		return nil, err
+	var agg *profile.Aggregator
+	if lo.aggregate != nil {
+		if agg, err = lo.aggregate(hasChains); err != nil {
+			return nil, false, err
+		}
 	}
 	if symfs == "" {
 		symfs = "/"
 	}
 	res := symbol.NewResolver(os.DirFS(symfs))
-	res.NoLines = !lines
+	res.NoLines = !lo.lines
 	a, err := openArchive(symbol.ArchivePath(path))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "pmc report: %v (ignored)\n", err)
+		fmt.Fprintf(e.stderr, "pmc %s: %v (ignored)\n", lo.cmd, err)
 	}
 	res.Archive = a
 	// The archive's kernel symbols are the recording machine's: they win over this
@@ -280,14 +296,14 @@ func loadProfile(e *env, path, kallsyms, symfs string, lines bool,
 	}
 	b := profile.NewBuilder(res)
 	if agg != nil {
-		b.Stream(agg, keep)
+		b.Stream(agg, lo.keep)
 	}
 	if err := fromperf.Feed(pf, b); err != nil {
-		return nil, reportFileErr(path, err)
+		return nil, false, reportFileErr(path, err)
 	}
 	p := b.Profile()
-	symbolWarnings(e.stderr, p, kernelErr)
-	return p, nil
+	symbolWarnings(e.stderr, lo.cmd, p, kernelErr)
+	return p, hasChains, nil
 }
 
 func reportFileErr(path string, err error) error {
@@ -391,18 +407,18 @@ func archiveHasKernel(a *symbol.Archive) bool {
 }
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.
-func symbolWarnings(w io.Writer, p *profile.Profile, kernelErr error) {
+func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error) {
 	for _, d := range p.Sampled {
 		if d.Table != nil || d.Name == profile.Unknown || strings.HasPrefix(d.Name, "[") && !d.Kernel {
 			continue
 		}
 		switch {
 		case d.Kernel && kernelErr != nil:
-			fmt.Fprintf(w, "pmc report: no kernel symbols (%v): kernel samples show addresses\n", kernelErr)
+			fmt.Fprintf(w, "pmc %s: no kernel symbols (%v): kernel samples show addresses\n", cmd, kernelErr)
 		case d.Kernel:
-			fmt.Fprintf(w, "pmc report: no symbols for %s: its samples show addresses\n", d.Name)
+			fmt.Fprintf(w, "pmc %s: no symbols for %s: its samples show addresses\n", cmd, d.Name)
 		default:
-			fmt.Fprintf(w, "pmc report: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", d.Name, d.Err)
+			fmt.Fprintf(w, "pmc %s: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", cmd, d.Name, d.Err)
 		}
 	}
 }

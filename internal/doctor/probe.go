@@ -55,6 +55,10 @@ func ProbeKernel() Probes {
 	if p.Generic["branches"] != "" {
 		filler = hw(perfevent.HWInstructions)
 	}
+	// The members are enabled (they count this process for a moment): the ARM and x86
+	// drivers leave a disabled sibling (state OFF, no enable_on_exec) out of their group
+	// check, so a disabled group of any size "fits" (QEMU's arm64 guest: 32 of 6 counters).
+	filler.Disabled = false
 	var group []*perfevent.Counter
 	defer func() {
 		for i := len(group) - 1; i >= 0; i-- {
@@ -74,7 +78,9 @@ func ProbeKernel() Probes {
 	}
 	p.Counters = len(group)
 	if len(group) > 0 && p.Generic["cycles"] == "" {
-		if c, err := perfevent.Open("cycles", hw(perfevent.HWCPUCycles), 0, -1, group[0]); err == nil {
+		cyc := hw(perfevent.HWCPUCycles)
+		cyc.Disabled = false
+		if c, err := perfevent.Open("cycles", cyc, 0, -1, group[0]); err == nil {
 			p.CycleCounter = true
 			c.Close()
 		}

@@ -1,72 +1,15 @@
 package mem
 
 import (
-	"os"
 	"reflect"
-	"regexp"
-	"strings"
 	"testing"
-)
 
-// jsonPaths lists the JSON field paths of t ("points[].samples.median").
-func jsonPaths(t reflect.Type, prefix string, out *[]string) {
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || name == "-" {
-			continue
-		}
-		path := prefix + name
-		*out = append(*out, path)
-		ft, suffix := f.Type, "."
-		if ft.Kind() == reflect.Pointer {
-			ft = ft.Elem()
-		}
-		if ft.Kind() == reflect.Slice {
-			ft, suffix = ft.Elem(), "[]."
-		}
-		if ft.Kind() == reflect.Struct {
-			jsonPaths(ft, path+suffix, out)
-		}
-	}
-}
+	"github.com/pmc-tools/pmc/internal/testenv"
+)
 
 // TestSchemaDocumented: every field of Result has a bullet in the pmc mem section of
 // docs/json-schema.md, and every bullet names a field.
 func TestSchemaDocumented(t *testing.T) {
-	doc, err := os.ReadFile("../../docs/json-schema.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(doc), "## pmc mem: JSON schema `"+SchemaVersion+"`")
-	if !ok {
-		t.Fatalf("docs/json-schema.md has no section for %s", SchemaVersion)
-	}
-	if i := strings.Index(section, "\n## "); i >= 0 {
-		section = section[:i]
-	}
-	documented := map[string]bool{}
-	bullet := regexp.MustCompile("(?m)^- (`[^`]+`(?:, `[^`]+`)*) \\(")
-	for _, m := range bullet.FindAllStringSubmatch(section, -1) {
-		for _, name := range strings.Split(m[1], ", ") {
-			documented[strings.Trim(name, "`")] = true
-		}
-	}
-	var paths []string
-	jsonPaths(reflect.TypeOf(Result{}), "", &paths)
-	if len(paths) < 50 {
-		t.Fatalf("only %d fields found: the walk is broken", len(paths))
-	}
-	exists := map[string]bool{}
-	for _, p := range paths {
-		exists[p] = true
-		if !documented[p] {
-			t.Errorf("field %q of mem.Result has no bullet in docs/json-schema.md", p)
-		}
-	}
-	for p := range documented {
-		if !exists[p] {
-			t.Errorf("docs/json-schema.md documents %q, which mem.Result does not have", p)
-		}
-	}
+	testenv.CheckSchemaDoc(t, testenv.SchemaDoc{Doc: "../../docs/json-schema.md",
+		Heading: "## pmc mem: JSON schema `" + SchemaVersion + "`", Type: reflect.TypeOf(Result{}), Min: 50})
 }

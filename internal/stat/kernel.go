@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -417,6 +418,12 @@ func (s *kernelSession) enableAfter(d time.Duration) {
 }
 
 func (s *kernelSession) Start() error {
+	if s.req.Mode == System {
+		// System-wide counters count pmc too. A garbage collection left pending by the set-up
+		// (event tables, resolution) would otherwise run inside the window: finishing it now
+		// leaves pmc's heap target far above what it allocates while counting.
+		runtime.GC()
+	}
 	s.start = time.Now()
 	if s.req.Mode != Launch {
 		for _, sl := range s.slots {

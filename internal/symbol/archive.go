@@ -27,7 +27,8 @@ import (
 //	file INDEX PATH                 (source files of the line table)
 //	line ADDR FILE LINE             (FILE -1 ends a sequence)
 //
-// Everything a report needs to name an address, nothing of the code itself.
+// Everything a report needs to name an address; pmc record --embed-symbols adds the machine
+// code of the sampled functions (machine, code, map: see Code) for pmc annotate.
 
 const archiveMagic = "pmcsym v1"
 
@@ -63,6 +64,9 @@ func (t *Table) Marshal(w io.Writer) error {
 			fmt.Fprintf(bw, "line %x %d %d\n", r.Addr, r.File, r.Line)
 		}
 	}
+	var code strings.Builder
+	t.marshalCode(&code)
+	bw.WriteString(code.String())
 	return bw.Flush()
 }
 
@@ -130,7 +134,11 @@ func ParseTable(data []byte) (*Table, error) {
 			}
 			lines.Rows = append(lines.Rows, LineRow{a, int32(fi), int32(ln)})
 		default:
-			return nil, bad(fmt.Sprintf("unknown record %q", key))
+			if ok, err := t.parseCode(key, rest); !ok {
+				return nil, bad(fmt.Sprintf("unknown record %q", key))
+			} else if err != nil {
+				return nil, bad(err.Error())
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {

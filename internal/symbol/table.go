@@ -45,6 +45,11 @@ type Table struct {
 	Segments []Segment
 	Syms     []Sym // sorted by Addr, no two at the same address, no overlaps from size-0 symbols
 	Lines    *Lines
+	// Machine, Code and CodeMaps are the kept machine code of sampled functions (archives
+	// written by pmc record --embed-symbols; see Code); empty otherwise.
+	Machine  uint16
+	Code     []Code
+	CodeMaps []CodeMap
 	// Source says where the symbols came from: "symtab", "dynsym", a debug file's path,
 	// "kallsyms", "perf-map", "archive".
 	Source string

@@ -11,6 +11,9 @@ var probeNs = []uint64{0, 0, 1, 1000, 100000, 1000000, 3000000, 10000000, 300000
 
 // batch lists every command a guest runs in its one boot. Tests look commands up by name.
 func batch(g Guest, files []File) []Cmd {
+	if g.Name == NoPMU.Name {
+		return only(append(noPMUBatch(files), extraCmds()...))
+	}
 	ns := ""
 	for _, n := range probeNs {
 		ns += fmt.Sprintf(" %d", n)
@@ -62,6 +65,8 @@ func only(cmds []Cmd) []Cmd {
 //
 //	echo "/bin/pmc stat -e instructions:u -- /bin/loop 5" >/tmp/x
 //	PMC_QEMU=1 PMC_QEMU_EXTRA=/tmp/x go test -v -run Extra ./test/qemu
+//
+// With PMC_QEMU_ONLY=extra- the guests run nothing else (a quicker boot).
 func extraCmds() []Cmd {
 	b, err := os.ReadFile(os.Getenv("PMC_QEMU_EXTRA"))
 	if err != nil {

@@ -17,7 +17,7 @@ var errNoWorkloads = errors.New("workloads/Makefile has no cross target yet")
 // guest at a time, so that a build failure on one architecture does not hide the other.
 // PMC_QEMU_PMC_<GUEST> (e.g. PMC_QEMU_PMC_ARMV7=/tmp/pmc-armv7) uses a prebuilt binary instead.
 func buildPMC(root string, g Guest, out string) error {
-	if pre := os.Getenv("PMC_QEMU_PMC_" + strings.ToUpper(g.Name)); pre != "" {
+	if pre := os.Getenv("PMC_QEMU_PMC_" + strings.ToUpper(g.wlDir())); pre != "" {
 		b, err := os.ReadFile(pre)
 		if err != nil {
 			return err
@@ -95,7 +95,7 @@ func guestFiles(root, work, wlBuild string, g Guest, pmcErr, wlErr error) ([]Fil
 		files = append(files, Exec("/bin/pmc", b))
 	}
 	if wlErr == nil {
-		dir := filepath.Join(wlBuild, g.Name)
+		dir := filepath.Join(wlBuild, g.wlDir())
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return nil, err

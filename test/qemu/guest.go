@@ -27,6 +27,16 @@ type Guest struct {
 	Counters int    // general-purpose counters (the cycle counter is extra)
 	PatchDTB bool   // the virt board's pmu node is empty: add one (32-bit CPUs)
 	SMP      int
+	// Like names the guest whose workload builds this one uses ("": its own Name).
+	Like string
+}
+
+// wlDir is the guest's directory in the workloads build (BUILD/<dir>).
+func (g Guest) wlDir() string {
+	if g.Like != "" {
+		return g.Like
+	}
+	return g.Name
 }
 
 // Guests are the machines the harness boots. Counter numbers are QEMU's (PMCR_EL0.N).
@@ -37,6 +47,14 @@ var Guests = []Guest{
 		GOARCH: "arm", GOARM: "7", CC: "arm-linux-gnueabihf-gcc", PMU: "armv7_cortex_a7", Counters: 4,
 		PatchDTB: true, SMP: 1},
 }
+
+// NoPMU is the armv7 guest as QEMU makes it: the device tree's pmu node left empty, so no
+// PMU driver binds. It runs only the commands that must say so (pmc doctor, pmc stat's hint).
+var NoPMU = Guest{Name: "armv7-nopmu", QEMU: "qemu-system-arm", CPU: "cortex-a7", Kernel: "vmlinuz-armmp",
+	GOARCH: "arm", GOARM: "7", CC: "arm-linux-gnueabihf-gcc", SMP: 1, Like: "armv7"}
+
+// booted are the guests bootAll starts, all at the same time.
+func booted() []Guest { return append(append([]Guest{}, Guests...), NoPMU) }
 
 // Memory is the guest RAM; the DTB of the armv7 guest is dumped for exactly this size.
 const Memory = "512M"

@@ -14,12 +14,13 @@ import (
 )
 
 // bootTimeout bounds one guest run (boot + every command of its batch); PMC_QEMU_TIMEOUT
-// (seconds) raises it on a loaded machine.
+// (seconds) raises it on a loaded machine (2 shared cores and other QEMU runs: batches took
+// over 3 minutes).
 var bootTimeout = func() time.Duration {
 	if s, err := strconv.Atoi(os.Getenv("PMC_QEMU_TIMEOUT")); err == nil && s > 0 {
 		return time.Duration(s) * time.Second
 	}
-	return 180 * time.Second
+	return 300 * time.Second
 }()
 
 // Cmd is one command of a guest's batch.
@@ -37,6 +38,15 @@ type guestRun struct {
 	err     error // setup, boot or parse failure: every test of the guest fails with it
 	pmcErr  error // pmc did not build for this guest: every pmc test fails with it
 	skip    string
+}
+
+// builds are the guest files, built once per architecture (guests that are Like another
+// share its binaries).
+type builds struct {
+	once   sync.Once
+	files  []File
+	pmcErr error
+	err    error
 }
 
 var (
@@ -117,7 +127,7 @@ func bootAll() {
 	start := time.Now()
 	root, err := Root()
 	if err != nil {
-		for _, g := range Guests {
+		for _, g := range booted() {
 			runs[g.Name] = &guestRun{g: g, err: err}
 		}
 		return
@@ -131,7 +141,13 @@ func bootAll() {
 	logf("workloads built in %.1fs: %v", time.Since(start).Seconds(), errStr(wlErr))
 	var wg sync.WaitGroup
 	var mu sync.Mutex
-	for _, g := range Guests {
+	shared := map[string]*builds{}
+	for _, g := range booted() {
+		if shared[g.wlDir()] == nil {
+			shared[g.wlDir()] = &builds{}
+		}
+	}
+	for _, g := range booted() {
 		r := &guestRun{g: g}
 		runs[g.Name] = r
 		if err != nil {
@@ -141,7 +157,7 @@ func bootAll() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.prepareAndBoot(root, cache, filepath.Join(work, g.Name), &mu)
+			r.prepareAndBoot(root, cache, work, shared[g.wlDir()], &mu)
 		}()
 	}
 	wg.Wait()
@@ -155,7 +171,7 @@ func errStr(err error) string {
 	return err.Error()
 }
 
-func (r *guestRun) prepareAndBoot(root, cache, work string, mu *sync.Mutex) {
+func (r *guestRun) prepareAndBoot(root, cache, workRoot string, b *builds, mu *sync.Mutex) {
 	g := r.g
 	t0 := time.Now()
 	kernel := filepath.Join(cache, g.Kernel)
@@ -169,12 +185,17 @@ func (r *guestRun) prepareAndBoot(root, cache, work string, mu *sync.Mutex) {
 			return
 		}
 	}
+	work := filepath.Join(workRoot, g.Name)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		r.err = err
 		return
 	}
-	r.pmcErr = buildPMC(root, g, filepath.Join(work, "pmc"))
-	files, err := guestFiles(root, work, filepath.Join(cache, "workloads"), g, r.pmcErr, wlErr)
+	b.once.Do(func() {
+		b.pmcErr = buildPMC(root, g, filepath.Join(work, "pmc"))
+		b.files, b.err = guestFiles(root, work, filepath.Join(cache, "workloads"), g, b.pmcErr, wlErr)
+	})
+	r.pmcErr = b.pmcErr
+	files, err := append([]File{}, b.files...), b.err
 	if err != nil {
 		r.err = fmt.Errorf("%s: %w", g.Name, err)
 		return

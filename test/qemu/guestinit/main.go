@@ -8,9 +8,19 @@
 // not special). Blank lines and lines starting with # are skipped. Leading NAME=value words
 // are added to the command's environment. Built-in commands:
 //
-//	cat FILE...      print files (e.g. JSON written by `pmc stat --json -o FILE`)
-//	snapshot [ROOT]  print the PMU-related sysfs/procfs files under ROOT (default /)
-//	write FILE WORD  write WORD and a newline to FILE (a sysctl: write /proc/sys/kernel/x 1)
+//	cat FILE...          print files (e.g. JSON written by `pmc stat --json -o FILE`)
+//	snapshot [ROOT]      print the PMU-related sysfs/procfs files under ROOT (default /)
+//	b64 FILE             print a file in base64 (binary files such as perf.data)
+//	mkdir DIR            create a directory (e.g. a cgroup under /sys/fs/cgroup)
+//	write FILE WORD...   write the words (space-separated) and a newline to FILE (a sysctl:
+//	                     write /proc/sys/kernel/x 1; cgroup.subtree_control)
+//	incgroup DIR CMD...  run CMD inside the cgroup v2 directory DIR from its first instruction
+//	spawn CMD...         start CMD in the background (its output is kept)
+//	stop                 SIGINT every spawned command, wait, print their outputs and statuses
+//	httpget ADDR PATH    print the body of http://ADDR/PATH (retries until ADDR listens)
+//
+// Single quotes group words ('a b' is one word). The loopback interface is up and cgroup v2
+// is mounted on /sys/fs/cgroup.
 //
 // Console protocol, for command number n (0-based, counting only commands):
 //
@@ -55,7 +65,14 @@ func main() {
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		out, status := run(strings.Fields(line))
+		words, err := splitLine(line)
+		var out []byte
+		status := 127
+		if err != nil {
+			out = []byte(fmt.Sprintf("guestinit: %v\n", err))
+		} else {
+			out, status = run(words)
+		}
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, '\n')
 		}
@@ -78,6 +95,7 @@ func mountAll() {
 		{"devtmpfs", "/dev", "devtmpfs"},
 		{"tracefs", "/sys/kernel/tracing", "tracefs"},
 		{"debugfs", "/sys/kernel/debug", "debugfs"},
+		{"cgroup2", "/sys/fs/cgroup", "cgroup2"},
 	} {
 		os.MkdirAll(m.dir, 0o755)
 		if err := syscall.Mount(m.src, m.dir, m.fstype, 0, ""); err != nil && m.fstype != "tracefs" && m.fstype != "debugfs" {
@@ -85,6 +103,9 @@ func mountAll() {
 		}
 	}
 	os.MkdirAll("/tmp", 0o1777)
+	if err := upLoopback(); err != nil {
+		fmt.Printf("guestinit: loopback: %v\n", err)
+	}
 }
 
 func uname() string {
@@ -116,10 +137,10 @@ func run(words []string) ([]byte, int) {
 		}
 		return out.Bytes(), st
 	case "write":
-		if len(words) != 3 {
-			return []byte("write: want FILE WORD\n"), 2
+		if len(words) < 3 {
+			return []byte("write: want FILE WORD...\n"), 2
 		}
-		if err := os.WriteFile(words[1], []byte(words[2]+"\n"), 0o644); err != nil {
+		if err := os.WriteFile(words[1], []byte(strings.Join(words[2:], " ")+"\n"), 0o644); err != nil {
 			return []byte(fmt.Sprintf("write: %v\n", err)), 1
 		}
 		return nil, 0
@@ -129,11 +150,45 @@ func run(words []string) ([]byte, int) {
 			root = words[1]
 		}
 		return snapshot(root), 0
+	case "b64", "mkdir", "httpget":
+		want := map[string]int{"b64": 2, "mkdir": 2, "httpget": 3}[words[0]]
+		if len(words) != want {
+			return []byte(fmt.Sprintf("guestinit: %s takes %d arguments\n", words[0], want-1)), 127
+		}
+		switch words[0] {
+		case "b64":
+			return b64(words[1])
+		case "mkdir":
+			if err := os.MkdirAll(words[1], 0o755); err != nil {
+				return []byte(fmt.Sprintf("mkdir: %v\n", err)), 1
+			}
+			return nil, 0
+		}
+		return httpGet(words[1], words[2])
+	case "incgroup":
+		if len(words) < 3 {
+			return []byte("guestinit: incgroup DIR CMD...\n"), 127
+		}
+		return inCgroup(words[1], env, words[2:])
+	case "spawn":
+		if len(words) < 2 {
+			return []byte("guestinit: spawn CMD...\n"), 127
+		}
+		return spawn(env, words[1:])
+	case "stop":
+		return stop()
 	}
+	return runAttr(env, words, nil)
+}
+
+// runAttr runs a command with the given environment (and process attributes, may be nil).
+func runAttr(env, words []string, attr *syscall.SysProcAttr) ([]byte, int) {
+	var out bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), cmdTimeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, words[0], words[1:]...)
 	c.Env = env
+	c.SysProcAttr = attr
 	c.Stdout, c.Stderr = &out, &out
 	err := c.Run()
 	if ctx.Err() != nil {
@@ -141,17 +196,26 @@ func run(words []string) ([]byte, int) {
 		return out.Bytes(), 124
 	}
 	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		fmt.Fprintf(&out, "guestinit: %v\n", err)
+	}
+	return out.Bytes(), exitStatus(err)
+}
+
+// exitStatus is a finished command's status: its exit code, 128+signal when killed, 127 when
+// it could not start.
+func exitStatus(err error) int {
+	var ee *exec.ExitError
 	switch {
 	case err == nil:
-		return out.Bytes(), 0
+		return 0
 	case errors.As(err, &ee):
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return out.Bytes(), 128 + int(ws.Signal())
+			return 128 + int(ws.Signal())
 		}
-		return out.Bytes(), ee.ExitCode()
+		return ee.ExitCode()
 	default:
-		fmt.Fprintf(&out, "guestinit: %v\n", err)
-		return out.Bytes(), 127
+		return 127
 	}
 }
 

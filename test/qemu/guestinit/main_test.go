@@ -3,6 +3,10 @@
 package main
 
 import (
+	"encoding/base64"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -82,5 +86,70 @@ func TestSnapshot(t *testing.T) {
 		"@@ /sys/devices/system/cpu/online 2\n0\n\n"
 	if got := string(snapshot(root)); got != want {
 		t.Errorf("snapshot:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestSplitLine(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want []string
+	}{
+		{"a  b\tc", []string{"a", "b", "c"}},
+		{"pmc compare -r 3 '/bin/loop 1' '/bin/loop 2'", []string{"pmc", "compare", "-r", "3", "/bin/loop 1", "/bin/loop 2"}},
+		{"x '' y", []string{"x", "", "y"}},
+		{"-e {a,b}", []string{"-e", "{a,b}"}},
+	} {
+		got, err := splitLine(c.line)
+		if err != nil || strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("splitLine(%q) = %q, %v; want %q", c.line, got, err, c.want)
+		}
+	}
+	if _, err := splitLine("a 'b"); err == nil {
+		t.Error("an unbalanced quote must be an error")
+	}
+}
+
+func TestBuiltins(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "bin")
+	data := make([]byte, 200)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	os.WriteFile(f, data, 0o644)
+	out, st := run([]string{"b64", f})
+	dec, err := base64.StdEncoding.DecodeString(strings.ReplaceAll(string(out), "\n", ""))
+	if st != 0 || err != nil || string(dec) != string(data) {
+		t.Errorf("b64: status %d, %v, decoded %d bytes", st, err, len(dec))
+	}
+	if _, st := run([]string{"mkdir", filepath.Join(dir, "a", "b")}); st != 0 {
+		t.Errorf("mkdir: status %d", st)
+	}
+	w := filepath.Join(dir, "a", "w")
+	if _, st := run([]string{"write", w, "+pids", "+cpu"}); st != 0 {
+		t.Errorf("write: status %d", st)
+	} else if b, _ := os.ReadFile(w); string(b) != "+pids +cpu\n" {
+		t.Errorf("write wrote %q", b)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/metrics" {
+			http.NotFound(w, r)
+			return
+		}
+		io.WriteString(w, "x_total 3\n")
+	}))
+	defer srv.Close()
+	addr := strings.TrimPrefix(srv.URL, "http://")
+	if out, st := run([]string{"httpget", addr, "/metrics"}); st != 0 || string(out) != "x_total 3\n" {
+		t.Errorf("httpget: status %d, body %q", st, out)
+	}
+	if _, st := run([]string{"httpget", addr, "/nothing"}); st != 1 {
+		t.Errorf("httpget of a 404: status %d, want 1", st)
+	}
+	if out, st := run([]string{"spawn", "/bin/sleep", "30"}); st != 0 || !strings.Contains(string(out), "spawned pid") {
+		t.Fatalf("spawn: %d %q", st, out)
+	}
+	if out, st := run([]string{"stop"}); st != 130 || !strings.Contains(string(out), "exited 130") {
+		t.Errorf("stop: status %d, output %q; want the SIGINT status 130", st, out)
 	}
 }

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/outfile"
+	"github.com/pmc-tools/pmc/internal/profdiff"
+	"github.com/pmc-tools/pmc/internal/profile"
+)
+
+// diffFlags are the raw flag values of `pmc diff`.
+type diffFlags struct {
+	load      loadOptions // kallsyms, symfs; path set per file
+	sort      string
+	compute   string
+	json      bool
+	callGraph bool
+	output    string
+	event     string
+	changed   func(string) bool
+}
+
+func newDiffCmd(e *env) *cobra.Command {
+	f := &diffFlags{load: loadOptions{cmd: "diff"}}
+	cmd := &cobra.Command{
+		Use:   "diff [BASELINE NEW...] [options]",
+		Short: "compare the profiles of perf.data files function by function, like perf diff",
+		Long: `Line up the functions of a baseline recording and of one or more new recordings (perf's
+or pmc's perf.data files) and show, per function, its share of the baseline (Baseline) and
+how it changed in each new file (Delta Abs: the difference of percentages, largest change
+first). Without files: perf.data.old vs perf.data, as perf diff.
+Unlike perf diff, the main programs' functions are matched by name across differently named
+executables (./naive vs ./interchange give one row per function); shared libraries and the
+kernel by shared object and name. --sort dso,sym is perf diff's matching, --sort sym
+matches by name alone. With call chains (-g) a second table compares the inclusive
+(children) shares. --json writes pmc.diff/v1.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f.changed = cmd.Flags().Changed
+			return runDiff(e, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVarP(&f.sort, "sort", "s", "", "match rows by sym or dso,sym (default: main programs by sym, the rest by dso,sym)")
+	fl.StringVarP(&f.compute, "compute", "c", "delta-abs", "the change column: delta-abs, delta, ratio or wdiff:W1,W2")
+	fl.BoolVar(&f.json, "json", false, "write JSON (schema pmc.diff/v1)")
+	fl.BoolVarP(&f.callGraph, "call-graph", "g", false, "also compare children (inclusive) shares (default: when every file has call chains)")
+	fl.StringVarP(&f.output, "output", "o", "", "write to this file instead of stdout")
+	fl.StringVarP(&f.event, "event", "e", "", "compare this event (default: the baseline's first event with samples)")
+	fl.StringVar(&f.load.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
+	fl.StringVar(&f.load.symfs, "symfs", "", "look for the binaries under this directory instead of /")
+	return cmd
+}
+
+func runDiff(e *env, f *diffFlags, args []string) error {
+	match, err := profdiff.ParseMatch(f.sort)
+	if err != nil {
+		return usageErr(err)
+	}
+	comp, err := profdiff.ParseCompute(f.compute)
+	if err != nil {
+		return usageErr(err)
+	}
+	switch len(args) {
+	case 0:
+		args = []string{"perf.data.old", "perf.data"}
+	case 1:
+		return usageErr(errors.New("give the baseline and at least one new file (or none: perf.data.old vs perf.data)"))
+	}
+	out := e.stdout
+	var of *outfile.File
+	if f.output != "" {
+		if of, err = outfile.Create(f.output, outfile.Replace); err != nil {
+			return err
+		}
+		defer of.Abort() // a no-op once closed
+		out = of
+	}
+	files, err := diffFiles(e, f, args)
+	if err != nil {
+		return err
+	}
+	d := profdiff.Build(files, match, comp)
+	if f.json {
+		err = d.WriteJSON(out)
+	} else {
+		err = d.WriteText(out)
+	}
+	if err != nil || of == nil {
+		return err
+	}
+	return of.Close()
+}
+
+// diffFiles loads every file and aggregates the compared event by dso,sym (and, with call
+// chains, with children).
+func diffFiles(e *env, f *diffFlags, args []string) ([]profdiff.File, error) {
+	var files []profdiff.File
+	event := f.event
+	children := true
+	for _, path := range args {
+		lo := f.load
+		lo.path = path
+		p, chains, err := loadProfile(e, lo)
+		if err != nil {
+			return nil, err
+		}
+		ev, err := pickEvent(p, event)
+		if err != nil {
+			return nil, usageErr(fmt.Errorf("%s: %v", path, err))
+		}
+		event = p.Events[ev].Name
+		self, err := profile.Aggregate(p, ev, profile.Options{Sort: []string{"dso", "sym"}})
+		if err != nil {
+			return nil, err
+		}
+		df := profdiff.File{Name: path, Self: self}
+		if chains {
+			if df.Children, err = profile.Aggregate(p, ev, profile.Options{Sort: []string{"dso", "sym"}, Children: true}); err != nil {
+				return nil, err
+			}
+		} else if f.callGraph {
+			return nil, usageErr(fmt.Errorf("%s has no call chains: record it with -g (or leave -g out)", path))
+		}
+		children = children && chains
+		files = append(files, df)
+	}
+	if !children || (f.changed("call-graph") && !f.callGraph) {
+		for i := range files {
+			files[i].Children = nil
+		}
+	}
+	return files, nil
+}

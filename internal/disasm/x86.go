@@ -1,0 +1,199 @@
+package disasm
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"golang.org/x/arch/x86/x86asm"
+)
+
+// x86 mnemonics x86asm's GNU syntax spells with an AT&T size suffix that objdump (binutils
+// 2.40) leaves out.
+var x86Spelling = map[string]string{"callq": "call", "retq": "ret", "jmpq": "jmp",
+	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret", "pushq": "push", "popq": "pop", "leaveq": "leave", "pushfq": "pushf", "popfq": "popf", "xbeginq": "xbegin",
+	// AT&T names of the sign extensions, as objdump writes them.
+	"cbw": "cbtw", "cwde": "cwtl", "cdqe": "cltq", "cwd": "cwtd", "cdq": "cltd", "cqo": "cqto"}
+
+var vpcmpRE = regexp.MustCompile(`^vpcmp(u?[bwdq])$`)
+
+var vpcmpPred = [8]string{"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"}
+
+// bmiSuffixed are the VEX-encoded integer instructions x86asm spells with an operand size
+// suffix and objdump without.
+var bmiSuffixed = map[string]bool{"sarx": true, "shlx": true, "shrx": true, "rorx": true,
+	"bzhi": true, "blsmsk": true, "blsr": true, "blsi": true, "andn": true, "pdep": true,
+	"pext": true, "mulx": true, "bextr": true}
+
+// x86Prefixes are the prefix words that may precede the mnemonic in the text.
+var x86Prefixes = map[string]bool{"rep": true, "repz": true, "repnz": true, "repe": true,
+	"repne": true, "lock": true, "notrack": true, "bnd": true, "cs": true, "ds": true, "ss": true,
+	"es": true, "fs": true, "gs": true, "data16": true, "data32": true, "addr32": true, "xacquire": true,
+	"xrelease": true}
+
+func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
+	switch {
+	case bytes.HasPrefix(code, []byte{0xf3, 0x0f, 0x1e, 0xfa}):
+		return Inst{Len: 4, Op: "endbr64", Text: "endbr64"}
+	case bytes.HasPrefix(code, []byte{0xf3, 0x0f, 0x1e, 0xfb}):
+		return Inst{Len: 4, Op: "endbr32", Text: "endbr32"}
+	}
+	// VEX 0f 77 has no ModRM; x86asm takes one (and a byte of the next instruction).
+	if len(code) >= 3 && code[0] == 0xc5 && code[2] == 0x77 {
+		return vzero(code[1]>>2&1, 3)
+	}
+	if len(code) >= 4 && code[0] == 0xc4 && code[1]&0x1f == 1 && code[3] == 0x77 {
+		return vzero(code[2]>>2&1, 4)
+	}
+	inst, err := x86asm.Decode(code, 64)
+	if err != nil || inst.Op == 0 || inst.Len <= 0 || inst.Len > len(code) {
+		n := x86Len(code)
+		if n == 0 {
+			n = 1
+		}
+		return byteData(pc, code[:n])
+	}
+	text := x86asm.GNUSyntax(inst, pc, nil)
+	if inst.Op == x86asm.NOP && bytes.HasPrefix(code, []byte{0x66, 0x90}) {
+		text = "xchg %ax,%ax" // objdump's name for the two-byte nop
+	}
+	var prefix string
+	for {
+		w, rest, ok := strings.Cut(text, " ")
+		if !ok || !x86Prefixes[w] {
+			break
+		}
+		prefix, text = prefix+w+" ", rest
+	}
+	op, args, _ := strings.Cut(text, " ")
+	if s, ok := x86Spelling[op]; ok {
+		op = s
+	}
+	if m := vpcmpRE.FindStringSubmatch(op); m != nil {
+		// EVEX compares with a predicate immediate: objdump writes the predicate's name.
+		if imm, rest, ok := strings.Cut(args, ","); ok && len(imm) == 4 && strings.HasPrefix(imm, "$0x") {
+			if v := imm[3] - '0'; v < 8 {
+				op, args = "vpcmp"+vpcmpPred[v]+m[1], rest
+			}
+		}
+	}
+	if bmiSuffixed[strings.TrimRight(op, "lq")] && (strings.HasSuffix(op, "l") || strings.HasSuffix(op, "q")) {
+		op = op[:len(op)-1]
+	}
+	switch {
+	case op == "movsxd" && inst.DataSize == 64:
+		op = "movslq"
+	case inst.Op == x86asm.MOV && x86MovAbs(code, inst.DataSize):
+		op = "movabs" // 64-bit immediate or absolute address
+		if im, ok := inst.Args[1].(x86asm.Imm); ok {
+			_, dst, _ := strings.Cut(args, ",")
+			args = fmt.Sprintf("$0x%x,%s", uint64(im), dst)
+		}
+	}
+	in := Inst{Len: inst.Len, Op: op, Class: x86Class(inst)}
+	for _, a := range inst.Args {
+		switch a := a.(type) {
+		case x86asm.Rel:
+			in.Target = pc + uint64(inst.Len) + uint64(int64(a))
+			in.HasTarget = true
+			// GNUSyntax writes the target as 0x...; objdump as "addr <sym+off>".
+			if i := strings.LastIndex(args, "0x"); i >= 0 {
+				args = args[:i] + target(in.Target, sym)
+			}
+		case x86asm.Mem:
+			if a.Base == x86asm.RIP && sym != nil {
+				t := pc + uint64(inst.Len) + uint64(a.Disp)
+				if _, _, ok := sym(t); ok {
+					args += "        # " + target(t, sym)
+				}
+			}
+		}
+	}
+	in.Text = prefix + pad(op, args)
+	return in
+}
+
+func vzero(l byte, n int) Inst {
+	if l == 1 {
+		return Inst{Len: n, Op: "vzeroall", Text: "vzeroall"}
+	}
+	return Inst{Len: n, Op: "vzeroupper", Text: "vzeroupper"}
+}
+
+// x86MovAbs reports whether code is a mov with a 64-bit immediate (b8+r with REX.W) or an
+// absolute address (a0-a3), which objdump calls movabs.
+func x86MovAbs(code []byte, size int) bool {
+	i := x86ImmStart(code)
+	if i > len(code) {
+		return false
+	}
+	opb := code[i-1]
+	return (opb&0xf8 == 0xb8 && size == 64) || opb&0xfc == 0xa0
+}
+
+// x86ImmStart is the offset of the first byte after the prefixes, REX and a one-byte opcode
+// of the instruction in code (enough to tell movabs from mov).
+func x86ImmStart(code []byte) int {
+	i := 0
+	for i < len(code) && i < 14 && (code[i] == 0x66 || code[i] == 0x67 || code[i]&0xf0 == 0x40 ||
+		code[i] == 0xf2 || code[i] == 0xf3 || code[i] == 0x2e || code[i] == 0x3e || code[i] == 0x64 || code[i] == 0x65) {
+		i++
+	}
+	return i + 1
+}
+
+func x86Class(inst x86asm.Inst) Class {
+	name := inst.Op.String()
+	var c Class
+	switch {
+	case inst.Op == x86asm.CALL || inst.Op == x86asm.LCALL:
+		return Call
+	case inst.Op == x86asm.RET || inst.Op == x86asm.LRET || inst.Op == x86asm.IRET ||
+		inst.Op == x86asm.IRETD || inst.Op == x86asm.IRETQ:
+		return Branch | Return
+	case inst.Op == x86asm.JMP || inst.Op == x86asm.LJMP || strings.HasPrefix(name, "LOOP") ||
+		(name[0] == 'J' && name != "JMP"):
+		c |= Branch
+	case inst.Op == x86asm.PUSH:
+		c |= Store
+	case inst.Op == x86asm.POP:
+		c |= Load
+	case inst.Op == x86asm.LEA || inst.Op == x86asm.NOP || strings.HasPrefix(name, "PREFETCH"):
+		return 0
+	}
+	for _, p := range []string{"DIV", "IDIV", "FDIV", "FIDIV", "FSQRT", "SQRT", "VDIV", "VSQRT"} {
+		if strings.HasPrefix(name, p) {
+			c |= LongLatency
+		}
+	}
+	for i, a := range inst.Args {
+		if _, ok := a.(x86asm.Mem); !ok {
+			continue
+		}
+		if i > 0 {
+			c |= Load
+			continue
+		}
+		switch {
+		case strings.HasPrefix(name, "CMP") || strings.HasPrefix(name, "TEST") ||
+			strings.HasPrefix(name, "UCOMIS") || strings.HasPrefix(name, "COMIS") ||
+			name == "BT" || strings.HasPrefix(name, "SCAS") || strings.HasPrefix(name, "LODS"):
+			c |= Load
+		case strings.HasPrefix(name, "MOVS") && len(name) == 5: // string moves
+			c |= Load | Store
+		case strings.HasPrefix(name, "MOV") || strings.HasPrefix(name, "SET") ||
+			strings.HasPrefix(name, "STOS") || strings.HasPrefix(name, "FST") ||
+			strings.HasPrefix(name, "FIST") || strings.HasPrefix(name, "VMOV") ||
+			strings.HasPrefix(name, "PEXTR") || strings.HasPrefix(name, "EXTRACT"):
+			c |= Store
+		case inst.Op == x86asm.PUSH || inst.Op == x86asm.POP:
+			c |= Load | Store
+		case strings.HasPrefix(name, "J") || inst.Op == x86asm.CALL:
+			c |= Load // indirect through memory
+		default:
+			c |= Load | Store
+		}
+	}
+	return c
+}
