@@ -53,7 +53,7 @@ cc -O2 -fno-omit-frame-pointer -fno-optimize-sibling-calls -o "$TMP/deep" "$TMP/
 
 echo "== recording: perf record -e cpu-clock -F 20000 -g, 2 x deep $secs s" >&2
 perf record -q -e cpu-clock -F 20000 -g -o "$TMP/big.data" -- sh -c "'$TMP/deep' $secs & '$TMP/deep' $secs; wait" 2>/dev/null
-samples=$("$pmc" report -i "$TMP/big.data" --no-children -g=false | awk '/^# Samples:/ {print $3; exit}')
+samples=$("$pmc" report -i "$TMP/big.data" --no-children -g=false | awk '/^# Samples:/ && s == "" {s = $3} END {print s}')
 size=$(du -m "$TMP/big.data" | cut -f1)
 echo "recording: $samples samples, $size MB"
 
@@ -97,8 +97,8 @@ for ((i = 0; i < runs * 2; i++)); do
 	l=$("$pmc" report -i "$TMP/r.pmc" | awk '/Total Lost Samples/ {print $5}'); pmc_lost=$((pmc_lost + l))
 	l=$("$pmc" report -i "$TMP/r.perf" | awk '/Total Lost Samples/ {print $5}'); perf_lost=$((perf_lost + l))
 done
-ps=$("$pmc" report -i "$TMP/r.pmc" | awk '/^# Samples:/ {print $3; exit}')
-fs=$("$pmc" report -i "$TMP/r.perf" | awk '/^# Samples:/ {print $3; exit}')
+ps=$("$pmc" report -i "$TMP/r.pmc" | awk '/^# Samples:/ && s == "" {s = $3} END {print s}')
+fs=$("$pmc" report -i "$TMP/r.perf" | awk '/^# Samples:/ && s == "" {s = $3} END {print s}')
 stats() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.3f %.3f\n", a[1]/1e9, m/1e9}'; }
 read -r bmin bmed < <(stats "${bare[@]}")
 read -r pmin pmed < <(stats "${pr[@]}")
