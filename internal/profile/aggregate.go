@@ -1,9 +1,12 @@
 package profile
 
 import (
+	"cmp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -19,7 +22,7 @@ type Aggregator struct {
 	hasCPU bool
 	evs    []*aggregation // by event index
 	seen   []*Entry
-	rev    []*Location
+	tasks  []treeTask
 
 	stacks map[uint64]int32 // hash -> index in uniq of the first with it
 	uniq   []stackCount
@@ -121,11 +124,86 @@ func mix(h, v uint64) uint64 {
 	return h * 0xff51afd7ed558ccd
 }
 
+// aggregate counts the stacks not aggregated yet into their entries, then builds the call
+// trees: each entry's trees by one worker, every tree's paths added in the stacks' order.
 func (a *Aggregator) aggregate() {
+	a.tasks = a.tasks[:0]
 	for i := a.done; i < len(a.uniq); i++ {
-		a.add(&a.uniq[i])
+		a.add(i)
 	}
 	a.done = len(a.uniq)
+	a.buildTrees()
+}
+
+// treeTask adds stack uniq[u] to a tree of e: its Callers (j < 0), or its Callees from
+// frame j down to the leaf.
+type treeTask struct {
+	e    *Entry
+	u, j int32
+}
+
+// treeWork below which the trees are built on the calling goroutine alone.
+const treeWork = 1 << 16
+
+func (a *Aggregator) buildTrees() {
+	if len(a.tasks) == 0 {
+		return
+	}
+	// Share the entries among the workers, largest first, each to the least loaded.
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	var total int
+	var entries []*Entry
+	for _, t := range a.tasks {
+		if t.e.work == 0 {
+			entries = append(entries, t.e)
+		}
+		w := int(t.j) + 1
+		if t.j < 0 {
+			w = len(a.uniq[t.u].stack)
+		}
+		t.e.work += w
+		total += w
+	}
+	if total < treeWork {
+		workers = 1
+	}
+	slices.SortStableFunc(entries, func(x, y *Entry) int { return cmp.Compare(y.work, x.work) })
+	load := make([]int, workers)
+	for _, e := range entries {
+		w := slices.Index(load, slices.Min(load))
+		e.worker = uint8(w)
+		load[w] += e.work
+		e.work = 0
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.treeWorker(uint8(w), &nodeAlloc{})
+		}()
+	}
+	a.treeWorker(0, &a.nodes)
+	wg.Wait()
+}
+
+func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {
+	var rev []*Location
+	for _, t := range a.tasks {
+		if t.e.worker != w {
+			continue
+		}
+		u := &a.uniq[t.u]
+		if t.j < 0 {
+			t.e.Callers.add(u.stack, u.period, na)
+			continue
+		}
+		rev = rev[:0]
+		for k := t.j; k >= 0; k-- {
+			rev = append(rev, u.stack[k])
+		}
+		t.e.Callees.add(rev, u.period, na)
+	}
 }
 
 func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry {
@@ -161,8 +239,9 @@ func (a *Aggregator) entry(g *aggregation, s *stackCount, l *Location) *Entry {
 	return e
 }
 
-// add aggregates the samples of one stack.
-func (a *Aggregator) add(s *stackCount) {
+// add counts the samples of stack uniq[u] and queues its paths for the call trees.
+func (a *Aggregator) add(u int) {
+	s := &a.uniq[u]
 	for len(a.evs) <= s.event {
 		a.evs = append(a.evs, nil)
 	}
@@ -181,7 +260,7 @@ func (a *Aggregator) add(s *stackCount) {
 		if leaf.Callers == nil {
 			leaf.Callers = &Node{}
 		}
-		leaf.Callers.add(stack, period, &a.nodes)
+		a.tasks = append(a.tasks, treeTask{leaf, int32(u), -1})
 	}
 	if !o.Children {
 		return
@@ -208,12 +287,7 @@ func (a *Aggregator) add(s *stackCount) {
 			if e.Callees == nil {
 				e.Callees = &Node{}
 			}
-			rev := a.rev[:0]
-			for k := j; k >= 0; k-- {
-				rev = append(rev, stack[k])
-			}
-			a.rev = rev
-			e.Callees.add(rev, period, &a.nodes)
+			a.tasks = append(a.tasks, treeTask{e, int32(u), int32(j)})
 		}
 	}
 	a.seen = seen

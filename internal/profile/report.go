@@ -56,7 +56,9 @@ type Entry struct {
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
 
-	depth int // perf's callchain depth, to order ties in Children (caller above callee)
+	depth  int   // perf's callchain depth, to order ties in Children (caller above callee)
+	work   int   // the tree steps queued for the entry, while its trees are built
+	worker uint8 // which builds its trees
 }
 
 // Node is a node of a call tree: a symbol (or address) and the period through it.
@@ -66,7 +68,7 @@ type Node struct {
 	Period   uint64
 	Children []*Node // sorted by period, highest first
 	sym      *Symbol
-	ends     uint64 // the period of the paths that end here, until finish
+	ends     uint64            // the period of the paths that end here, until finish
 	index    map[*Symbol]*Node // of Children by symbol, for nodes with many
 }
 
