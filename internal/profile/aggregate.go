@@ -142,8 +142,9 @@ type treeTask struct {
 	u, j int32
 }
 
-// treeWork below which the trees are built on the calling goroutine alone.
-const treeWork = 1 << 16
+// treeWork is the number of tree steps below which the trees are built on the calling
+// goroutine alone.
+var treeWork = 1 << 16 // a var for the tests
 
 func (a *Aggregator) buildTrees() {
 	if len(a.tasks) == 0 {
