@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"strings"
@@ -41,7 +42,7 @@ func TestTreesByWorkers(t *testing.T) {
 		return out.String()
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
-	one, many := build(1<<62), build(0)
+	one, many := build(math.MaxInt), build(0)
 	if one != many {
 		t.Errorf("trees differ: one worker\n%.2000s\nfour\n%.2000s", one, many)
 	}
