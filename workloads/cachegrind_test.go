@@ -1,13 +1,12 @@
 package workloads_test
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/sim"
 )
 
 // cachegrind runs a workload under valgrind's cache simulator and returns the summary counts
@@ -28,36 +27,11 @@ func cachegrind(t *testing.T, d1 string, name string, args ...string) map[string
 	if err != nil {
 		t.Fatal(err)
 	}
-	counts, err := parseCachegrind(data)
+	counts, err := sim.ParseOutput(data)
 	if err != nil {
 		t.Fatalf("cachegrind %s: %v", name, err)
 	}
 	return counts
-}
-
-// parseCachegrind pairs the names of the `events:` line with the values of `summary:`.
-func parseCachegrind(data []byte) (map[string]uint64, error) {
-	var names, values []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "events:"); ok {
-			names = strings.Fields(rest)
-		}
-		if rest, ok := strings.CutPrefix(line, "summary:"); ok {
-			values = strings.Fields(rest)
-		}
-	}
-	if len(names) == 0 || len(names) != len(values) {
-		return nil, fmt.Errorf("events %q and summary %q do not pair up", names, values)
-	}
-	m := make(map[string]uint64, len(names))
-	for i, n := range names {
-		v, err := strconv.ParseUint(values[i], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("summary value %q: %w", values[i], err)
-		}
-		m[n] = v
-	}
-	return m, nil
 }
 
 // TestMatmulCachegrind reproduces the seed: the naive (ijk) order misses the L1 data cache on
@@ -86,13 +60,13 @@ func TestMatmulCachegrind(t *testing.T) {
 
 func TestParseCachegrind(t *testing.T) {
 	good := []byte("desc: I1 cache: 32768 B, 64 B, 8-way associative\ncmd: x\nevents: Ir D1mr\nfl=a.c\nsummary: 10 2\n")
-	m, err := parseCachegrind(good)
+	m, err := sim.ParseOutput(good)
 	if err != nil || m["Ir"] != 10 || m["D1mr"] != 2 {
 		t.Fatalf("parseCachegrind = %v, %v", m, err)
 	}
 	for _, bad := range []string{"", "events: Ir D1mr\nsummary: 10\n", "events: Ir\nsummary: x\n"} {
-		if _, err := parseCachegrind([]byte(bad)); err == nil {
-			t.Errorf("parseCachegrind(%q): no error", bad)
+		if _, err := sim.ParseOutput([]byte(bad)); err == nil {
+			t.Errorf("sim.ParseOutput(%q): no error", bad)
 		}
 	}
 }
@@ -104,7 +78,7 @@ func FuzzParseCachegrind(f *testing.F) {
 	f.Add([]byte("events:\nsummary:\n"))
 	f.Add([]byte("events: Ir\nsummary: 18446744073709551616\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := parseCachegrind(data)
+		m, err := sim.ParseOutput(data)
 		if err != nil {
 			return
 		}

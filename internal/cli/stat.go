@@ -53,6 +53,7 @@ type statFlags struct {
 	delayMS            int                    // -D: enable the counters this many ms after the exec
 	cgroup             string                 // -G: count only this cgroup (system-wide)
 	perSocket, perCore bool                   // --per-socket, --per-core: per-CPU counts summed by socket or core
+	perThread          bool                   // --per-thread: one row per attached thread
 	sim                string                 // --sim: the simulator ("cachegrind")
 	simCache           string                 // --sim-cache: cache geometry overrides
 	metric             metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
@@ -142,6 +143,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.IntVarP(&f.delayMS, "delay", "D", 0, "start counting MS milliseconds after the command's exec (perf's -D)")
 	fl.StringVarP(&f.cgroup, "cgroup", "G", "", "with -a/-C: count only the tasks of this cgroup v2 (relative to its mount, or an absolute path)")
 	fl.BoolVar(&f.perSocket, "per-socket", false, "with -a/-C: one row per socket (its CPUs' counts summed), as perf")
+	fl.BoolVar(&f.perThread, "per-thread", false, "with -p/-t: one row per thread (perf's comm-tid), no metrics")
 	fl.BoolVar(&f.perCore, "per-core", false, "with -a/-C: one row per physical core (its hardware threads summed), as perf")
 	fl.BoolVar(&f.table, "table", false, "with -r: print every run's elapsed time (as perf) and each count's and metric's standard deviation, min and max")
 	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
@@ -270,6 +272,19 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 		}
 		req.Cgroup = f.cgroup
 	}
+	if f.perThread {
+		if req.Mode != stat.Attach {
+			return nil, errors.New("--per-thread counts the threads of -p PID (or -t TID) one by one: add -p")
+		}
+		req.PerThread = true
+		req.ThreadName = func(tid int) string {
+			comm, _, err := machine().Comm(tid)
+			if err != nil {
+				return ""
+			}
+			return comm
+		}
+	}
 	if f.perSocket || f.perCore {
 		switch {
 		case f.perSocket && f.perCore:
@@ -353,6 +368,9 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	}
 	if err := onlineOnly(req, on); err != nil {
 		return usageErr(err)
+	}
+	if f.perThread && f.metric.requested() {
+		return usageErr(errors.New("--per-thread prints counts only: drop -M/--report"))
 	}
 	if f.perSocket || f.perCore {
 		by := map[bool]string{true: "socket", false: "core"}[f.perSocket]
@@ -452,8 +470,10 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		if hint := noPMUHint(res); hint != "" {
 			res.Notes = append(res.Notes, hint)
 		}
-		res.Metrics = plan.result(res)
-		plan.spread(res)
+		if !req.PerThread { // the metrics know rows by event and CPU, not by thread
+			res.Metrics = plan.result(res)
+			plan.spread(res)
+		}
 		if f.fake != "" {
 			started = time.Time{} // scripted counts: no date, the same output on every run
 			if f.metric.fakeMachine != "" {

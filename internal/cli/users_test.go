@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 
 	"os"
@@ -360,5 +361,53 @@ func TestPerSocket(t *testing.T) {
 		if _, errs, code := runPMC(append([]string{"stat"}, bad...)...); code != 1 || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d\n%s", bad, code, errs)
 		}
+	}
+}
+
+// TestPerThread (issue 15 item 12): --per-thread with -p counts each thread of the process on
+// its own row, labelled comm-tid as perf does: the two spinning threads each have their own
+// task-clock, the idle main thread none (<not counted>: it never ran while counted).
+func TestPerThread(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 not installed")
+	}
+	cmd := exec.Command(py, "-c", `
+import threading, time
+def spin():
+    t = time.time()
+    while time.time() - t < 4: pass
+ts = [threading.Thread(target=spin) for _ in range(2)]
+[t.start() for t in ts]
+print("ready", flush=True)
+[t.join() for t in ts]`)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	buf := make([]byte, 6)
+	if _, err := io.ReadFull(out, buf); err != nil {
+		t.Fatal(err)
+	}
+	pid := strconv.Itoa(cmd.Process.Pid)
+	r, code := pmcJSON(t, "-p", pid, "--per-thread", "-e", "task-clock", "--duration", "300ms")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	spinning := 0
+	for _, s := range r.Summary {
+		if !strings.HasPrefix(s.Thread, "python3-") || s.Thread != "python3-"+strconv.Itoa(s.TID) {
+			t.Errorf("row %+v: want a python3-TID label", s)
+		}
+		if s.Status == result.Counted && s.Mean > 50e6 {
+			spinning++
+		}
+	}
+	if len(r.Summary) != 3 || spinning != 2 {
+		t.Errorf("%d rows, %d spinning threads over 50 ms: want 3 rows, 2 spinning\n%+v", len(r.Summary), spinning, r.Summary)
+	}
+	if _, errs, code := runPMC("stat", "--per-thread", "-e", "task-clock", "--", "true"); code != 1 || !strings.Contains(errs, "add -p") {
+		t.Errorf("--per-thread without -p: exit %d %s", code, errs)
 	}
 }

@@ -9,13 +9,13 @@ package result
 // and CSV keep every counter as counted.
 func Merged(summary []Summary) []Summary {
 	type key struct {
-		event string
-		cpu   int
+		event    string
+		cpu, tid int
 	}
 	first := map[key]int{}
 	var out []Summary
 	for _, s := range summary {
-		k := key{s.Event, s.CPU}
+		k := key{s.Event, s.CPU, s.TID}
 		i, seen := first[k]
 		if !seen {
 			first[k] = len(out)

@@ -60,6 +60,8 @@ type Count struct {
 	Group   int     `json:"group"`            // index of the {..} group; events outside braces get their own index
 	Leader  bool    `json:"leader,omitempty"` // first event of a multi-event group
 	CPU     int     `json:"cpu"`              // -1 when aggregated over CPUs
+	TID     int     `json:"tid,omitempty"`    // --per-thread: the thread counted
+	Thread  string  `json:"thread,omitempty"` // --per-thread: perf's "comm-tid" label
 	Status  Status  `json:"status"`
 	Raw     uint64  `json:"raw"`             // the counter value as read
 	Scaled  float64 `json:"scaled"`          // Raw * Enabled / Running (== Raw when not multiplexed or --no-scale)
@@ -129,6 +131,8 @@ type Summary struct {
 	Event     string   `json:"event"`
 	Group     int      `json:"group"`
 	CPU       int      `json:"cpu"`
+	TID       int      `json:"tid,omitempty"`    // as Count.TID
+	Thread    string   `json:"thread,omitempty"` // as Count.Thread
 	Status    Status   `json:"status"`
 	Unit      string   `json:"unit,omitempty"`
 	UnitScale float64  `json:"unit_scale,omitempty"` // as Count.UnitScale

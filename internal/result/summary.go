@@ -106,7 +106,7 @@ func (a *Accumulator) Fill(res *Stat) {
 	res.Summary = make([]Summary, len(a.slots))
 	for i, sl := range a.slots {
 		c := sl.first
-		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
+		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, TID: c.TID, Thread: c.Thread, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
 			Status: c.Status, Reason: c.Reason, Error: c.Error, Enabled: sl.enabled, Running: sl.running}
 		if s.Error == "" && sl.err.Error != "" {
 			s.Error, s.Reason = sl.err.Error, sl.err.Reason

@@ -44,6 +44,9 @@ type Request struct {
 	Cgroup  string
 	AllCPUs bool // system mode on every online CPU (-a without -C)
 	PerCPU  bool // -A: keep one row per CPU
+	// PerThread (--per-thread, attach mode): one row per thread, named by ThreadName.
+	PerThread  bool
+	ThreadName func(tid int) string
 	// Aggregation (--per-socket, --per-core, with PerCPU): each CPU's counts are summed into
 	// the row of its group's first CPU.
 	Aggregation   *result.Aggregation
@@ -65,6 +68,7 @@ type Request struct {
 type Reading struct {
 	Event int // index into Request.Events
 	CPU   int // -1 when the counter follows a task on any CPU
+	TID   int // attach mode: the thread counted (0 elsewhere)
 	Value perfevent.Value
 	Err   error // set when the event could not be opened; Value is then zero
 	// UserOnly: counted in user space only after the kernel refused kernel-mode counting;

@@ -83,10 +83,19 @@ type target struct {
 	cgroup          bool
 }
 
+// attachedTID is the thread a target counts in attach mode, 0 elsewhere.
+func attachedTID(req *Request, t target) int {
+	if req.Mode == Attach {
+		return t.pid
+	}
+	return 0
+}
+
 // slot is one event on one target. Members of a group read through their leader's slot.
 type slot struct {
 	event  int
 	cpu    int
+	tid    int // attach mode: the thread counted
 	c      Counter
 	err    error
 	leader int // index of the group leader's slot when the group is read at once; -1 otherwise
@@ -292,7 +301,7 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 	}
 	var groupErr error
 	for e := i; e < j; e++ {
-		s.slots = append(s.slots, slot{event: e, cpu: t.cpu, leader: lead})
+		s.slots = append(s.slots, slot{event: e, cpu: t.cpu, tid: attachedTID(s.req, t), leader: lead})
 		sl := &s.slots[len(s.slots)-1]
 		if groupErr != nil {
 			sl.err = groupErr
@@ -549,7 +558,7 @@ func (s *kernelSession) Read() ([]Reading, error) {
 	out := make([]Reading, len(s.slots))
 	var group map[uint64]perfevent.Value // the current group's read, by member id
 	for i, sl := range s.slots {
-		out[i] = Reading{Event: sl.event, CPU: sl.cpu, Err: sl.err, UserOnly: sl.userOnly}
+		out[i] = Reading{Event: sl.event, CPU: sl.cpu, TID: sl.tid, Err: sl.err, UserOnly: sl.userOnly}
 		if sl.c == nil {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
@@ -180,6 +181,21 @@ loop:
 	return run, ivs, nil
 }
 
+// threadName is perf's --per-thread label, "comm-tid" ("" without --per-thread).
+func threadName(req *Request, tid int) string {
+	if !req.PerThread || tid == 0 {
+		return ""
+	}
+	name := ""
+	if req.ThreadName != nil {
+		name = req.ThreadName(tid)
+	}
+	if name == "" {
+		name = "?"
+	}
+	return name + "-" + strconv.Itoa(tid)
+}
+
 func hasProgress(cs []result.Count) bool {
 	for _, c := range cs {
 		if c.Enabled > 0 {
@@ -209,7 +225,7 @@ func delta(cur, prev []Reading) []Reading {
 
 // counts turns readings into Counts: aggregated over CPUs unless PerCPU, scaled unless NoScale.
 func counts(req *Request, rs []Reading) []result.Count {
-	type key struct{ ev, cpu int }
+	type key struct{ ev, cpu, tid int }
 	var order []key
 	type slot struct {
 		result.Count
@@ -228,7 +244,10 @@ func counts(req *Request, rs []Reading) []result.Count {
 		if r.Event < 0 || r.Event >= len(req.Events) {
 			continue
 		}
-		k := key{r.Event, -1}
+		k := key{r.Event, -1, 0}
+		if req.PerThread {
+			k.tid = r.TID
+		}
 		if req.PerCPU {
 			k.cpu = r.CPU
 			if f, ok := first[r.CPU]; ok {
@@ -242,7 +261,7 @@ func counts(req *Request, rs []Reading) []result.Count {
 			if r.UserOnly {
 				name += ":u"
 			}
-			c = &slot{Count: result.Count{Event: name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, Unit: ev.Unit, UnitScale: ev.Scale,
+			c = &slot{Count: result.Count{Event: name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, TID: k.tid, Thread: threadName(req, k.tid), Unit: ev.Unit, UnitScale: ev.Scale,
 				Encoding: result.Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c
@@ -261,6 +280,14 @@ func counts(req *Request, rs []Reading) []result.Count {
 		c.Error, c.Reason = "", "" // at least one slot opened
 	}
 	switch {
+	case req.PerThread:
+		// perf's --per-thread order: each thread's events in turn.
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].tid != order[j].tid {
+				return order[i].tid < order[j].tid
+			}
+			return order[i].ev < order[j].ev
+		})
 	case req.PerCPU && req.Aggregation != nil:
 		// perf's --per-socket/--per-core order: each socket's or core's events in turn.
 		sort.SliceStable(order, func(i, j int) bool {

@@ -160,7 +160,11 @@ func (c *csvWriter) countRecord(time string, r row, repeated bool) []string {
 	if r.hasValue() {
 		value = formatCount(r.value, r.unit)
 	}
-	f := append(c.prefix(time, r.cpu), value, r.unit, r.event)
+	f := c.prefix(time, r.cpu)
+	if r.thread != "" && !c.opt.Header {
+		f = append(f, r.thread) // perf -x --per-thread: comm-tid first
+	}
+	f = append(f, value, r.unit, r.event)
 	variance := fmt.Sprintf("%.2f%%", r.varPct)
 	if c.opt.Header && !repeated {
 		variance = ""

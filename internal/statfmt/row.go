@@ -14,6 +14,7 @@ type row struct {
 	group     int
 	cpu       int
 	label     string // the per-CPU column: "CPU3", or "S0   2" with --per-socket ("" without -A)
+	thread    string // --per-thread: "comm-tid"
 	status    result.Status
 	value     float64 // what the value column shows: scaled or raw (--no-scale), in unit
 	raw       float64 // mean raw count over runs
@@ -59,7 +60,7 @@ func summaryRows(res *result.Stat, merged bool) []row {
 	}
 	rows := make([]row, 0, len(summary))
 	for _, s := range summary {
-		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, label: cpuColumn(res, s.CPU), status: s.Status,
+		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, label: rowLabel(res, s.CPU, s.Thread), thread: s.Thread, status: s.Status,
 			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
 			runTime: s.Running / uint64(runs), varPct: s.VarPct}
 		r.value = r.scaled
@@ -77,7 +78,7 @@ func summaryRows(res *result.Stat, merged bool) []row {
 func countRows(res *result.Stat, counts []result.Count) []row {
 	rows := make([]row, 0, len(counts))
 	for _, c := range counts {
-		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, label: cpuColumn(res, c.CPU), status: c.Status,
+		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, label: rowLabel(res, c.CPU, c.Thread), thread: c.Thread, status: c.Status,
 			raw: float64(c.Raw), scaled: c.Scaled, enabled: c.Enabled, running: c.Running,
 			runTime: c.Running}
 		r.value = r.scaled

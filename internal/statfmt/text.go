@@ -178,6 +178,15 @@ func cpuColumn(r *result.Stat, cpu int) string {
 	return fmt.Sprintf("%-10s ", label)
 }
 
+// rowLabel is the first column of a row: the thread with --per-thread (perf's "comm-tid",
+// right-aligned), else the CPU column.
+func rowLabel(r *result.Stat, cpu int, thread string) string {
+	if thread != "" {
+		return fmt.Sprintf("%20s ", thread)
+	}
+	return cpuColumn(r, cpu)
+}
+
 // textRow writes one event: value, unit, name, metric column(s), variation, running share.
 func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptions) {
 	prefix += r.label
