@@ -267,3 +267,37 @@ func TestHTMLFlameGraphInChromium(t *testing.T) {
 		t.Errorf("die at left %v%%", l)
 	}
 }
+
+// TestGraphThreshold: call-graph branches under 0.5% of the total are not drawn, as perf
+// report's default -g graph,0.5 (pmc drew every branch: 111K lines where perf printed 2.9K
+// on a deep recording): die at 4 of 1000 samples (0.40%) is hidden under main, at 5 (0.50%)
+// it is drawn.
+func TestGraphThreshold(t *testing.T) {
+	bin := testenv.Workload(t, "loop")
+	a := nmAddrs(t, bin)
+	for _, c := range []struct {
+		die  int
+		want bool
+	}{{4, false}, {5, true}} {
+		b := pmcprof.NewBuilder(symbol.NewResolver(os.DirFS("/")))
+		b.Event(1, "cpu-clock:u")
+		b.Comm(pmcprof.CommEvent{Pid: 100, Tid: 100, Comm: "loop"})
+		b.Mmap(textMmap(t, 100, bin, 0))
+		start := a["__libc_start_call_main"] + 0x20
+		for i := 0; i < 1000; i++ {
+			chain := []uint64{ctxUser, a["main"] + 8, start}
+			if i < c.die {
+				chain = []uint64{ctxUser, a["die"] + 4, a["main"] + 0x30, start}
+			}
+			b.Sample(pmcprof.SampleEvent{Pid: 100, Tid: 100, IP: chain[1], Period: 1, EventID: 1, Callchain: chain})
+		}
+		p := b.Profile()
+		var out bytes.Buffer
+		if err := Text(&out, p, reports(t, p, pmcprof.Options{Children: true, CallGraph: true})); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(out.String(), "%--die"); got != c.want {
+			t.Errorf("die at %d of 1000 samples: drawn %v, want %v\n%s", c.die, got, c.want, out.String())
+		}
+	}
+}

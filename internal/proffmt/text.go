@@ -133,6 +133,10 @@ func appendPct(b []byte, v float64) []byte {
 	return append(strconv.AppendFloat(b, v, 'f', 2, 64), '%')
 }
 
+// graphMinPercent is perf report's default call-graph threshold (-g graph,0.5): branches
+// below 0.5% of the total are not drawn.
+const graphMinPercent = 0.5
+
 // writeGraph draws a call tree perf's way: a straight chain while there is one path,
 // "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's
 // continuation lines one column to the right of the branch's name.
@@ -162,8 +166,14 @@ func (g *graph) chain(n *profile.Node) {
 		return
 	}
 	depth := len(g.indent)
-	for i, c := range n.Children {
-		last := i == len(n.Children)-1
+	shown := n.Children[:0:0]
+	for _, c := range n.Children {
+		if g.r.Percent(c.Period) >= graphMinPercent {
+			shown = append(shown, c)
+		}
+	}
+	for i, c := range shown {
+		last := i == len(shown)-1
 		g.pct = appendPct(g.pct[:0], g.r.Percent(c.Period))
 		w.Write(g.indent)
 		w.WriteString("|          \n")
