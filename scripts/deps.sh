@@ -9,8 +9,9 @@ PKGS=(
 	gcc make libc6-dev
 	linux-perf
 	valgrind
-	# Sampling: headless browser for the flame-graph test, libc's debug file (symbols and
-	# DWARF lines by build-id), llvm-addr2line as the DWARF 5 line reference.
+	# Headless browser: the flame graph (pmc report --html) and pmc compare --html pages are
+	# rendered in it. libc's debug file (symbols and DWARF lines by build-id),
+	# llvm-addr2line as the DWARF 5 line reference.
 	chromium
 	libc6-dbg
 	llvm
@@ -27,8 +28,6 @@ PKGS=(
 	binutils-arm-linux-gnueabihf
 	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
 	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
-	# pmc compare --html: the page is rendered in a real headless browser (internal/comparehtml).
-	chromium
 )
 
 missing=()
