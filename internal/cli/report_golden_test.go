@@ -29,7 +29,7 @@ var reportGoldens = []struct {
 	exact      bool
 }{
 	{"cpuclock", "cpuclock.data", nil, true},
-	{"callgraph", "callgraph.data", nil, false},
+	{"callgraph", "callgraph.data", nil, true},
 	{"callgraph-no-children", "callgraph.data", []string{"--no-children"}, true},
 	{"callgraph-dso", "callgraph.data", []string{"--no-children", "--sort", "dso", "-g", "none"}, true},
 	{"multi", "multi.data", nil, true},

@@ -2,8 +2,10 @@ package proffmt
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -114,13 +116,14 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 		if !r.Options.CallGraph {
 			continue
 		}
-		tree := e.Callers
-		if r.Options.Children {
-			tree = e.Callees
-		}
-		if tree != nil {
-			indent := strings.Repeat(" ", widths[0]+2)
-			writeGraph(w, r, tree, indent)
+		indent := strings.Repeat(" ", widths[0]+2)
+		switch {
+		case r.Options.Children && (e.Callees != nil || e.SelfPaths != nil):
+			if writeChildrenGraph(w, r, e, indent) {
+				fmt.Fprintf(w, "\n")
+			}
+		case !r.Options.Children && e.Callers != nil && r.Percent(e.Callers.Period) >= graphMinPercent:
+			writeGraph(w, r, e.Callers, indent)
 			fmt.Fprintf(w, "\n")
 		}
 	}
@@ -144,6 +147,33 @@ func writeGraph(w *bufio.Writer, r *profile.Report, n *profile.Node, indent stri
 	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, n.Name)
 	g := graph{w: w, r: r, indent: append(make([]byte, 0, 256), indent+"   "...)}
 	g.chain(n)
+}
+
+// writeChildrenGraph draws an entry's graph in --children mode as perf does: one branch for
+// the samples that went on from here to callees (its callee tree, the entry's self period
+// taken out) and one per outermost caller of the samples that hit here (their paths down to
+// the entry), the largest first; a single branch holding the whole period is drawn as a
+// plain chain.
+func writeChildrenGraph(w *bufio.Writer, r *profile.Report, e *profile.Entry, indent string) (drawn bool) {
+	var branches []*profile.Node
+	if x := e.Callees; x != nil && x.Period > e.Self {
+		branches = append(branches, &profile.Node{Name: x.Name, DSO: x.DSO, Period: x.Period - e.Self, Children: x.Children})
+	}
+	if e.SelfPaths != nil {
+		branches = append(branches, e.SelfPaths.Children...)
+	}
+	slices.SortStableFunc(branches, func(a, b *profile.Node) int { return cmp.Compare(b.Period, a.Period) })
+	if len(branches) == 0 || r.Percent(branches[0].Period) < graphMinPercent {
+		return false // perf draws nothing when every branch is under its threshold
+	}
+	root := &profile.Node{Period: e.Children, Children: branches}
+	if len(branches) == 1 && branches[0].Period == root.Period {
+		writeGraph(w, r, branches[0], indent)
+		return true
+	}
+	g := graph{w: w, r: r, indent: append(make([]byte, 0, 256), indent...)}
+	g.chain(root)
+	return true
 }
 
 // graph writes the lines under a tree's root; indent grows and shrinks with the depth.

@@ -140,6 +140,7 @@ func (a *Aggregator) aggregate() {
 type treeTask struct {
 	e    *Entry
 	u, j int32
+	self bool // the whole stack, outermost caller first, into e.SelfPaths
 }
 
 // treeWork is the number of tree steps below which the trees are built on the calling
@@ -159,7 +160,7 @@ func (a *Aggregator) buildTrees() {
 			entries = append(entries, t.e)
 		}
 		w := int(t.j) + 1
-		if t.j < 0 {
+		if t.j < 0 || t.self {
 			w = len(a.uniq[t.u].stack)
 		}
 		t.e.work += w
@@ -195,6 +196,14 @@ func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {
 			continue
 		}
 		u := &a.uniq[t.u]
+		if t.self {
+			rev = append(rev[:0], u.stack[0]) // the root: this entry
+			for k := len(u.stack) - 1; k >= 0; k-- {
+				rev = append(rev, u.stack[k])
+			}
+			t.e.SelfPaths.add(rev, u.period, na)
+			continue
+		}
 		if t.j < 0 {
 			t.e.Callers.add(u.stack, u.period, na)
 			continue
@@ -261,13 +270,30 @@ func (a *Aggregator) add(u int) {
 		if leaf.Callers == nil {
 			leaf.Callers = &Node{}
 		}
-		a.tasks = append(a.tasks, treeTask{leaf, int32(u), -1})
+		a.tasks = append(a.tasks, treeTask{e: leaf, u: int32(u), j: -1})
 	}
 	if !o.Children {
 		return
 	}
+	if o.CallGraph && len(stack) > 1 {
+		if leaf.SelfPaths == nil {
+			leaf.SelfPaths = &Node{}
+		}
+		a.tasks = append(a.tasks, treeTask{e: leaf, u: int32(u), self: true})
+	}
+	// perf's order: the sample's own entry first, then the frames from the outermost caller
+	// in; an entry met again (recursion) counts once, at its outermost frame, and its
+	// callee tree starts there.
 	seen := a.seen[:0]
-	for j, l := range stack {
+	for i := range stack {
+		j := len(stack) - i // 0 (the leaf) first, then len-1 down to 1
+		if i == 0 {
+			j = 0
+		}
+		if j == len(stack) {
+			continue
+		}
+		l := stack[j]
 		e := leaf
 		if j > 0 {
 			e = a.entry(g, s, l)
@@ -288,7 +314,7 @@ func (a *Aggregator) add(u int) {
 			if e.Callees == nil {
 				e.Callees = &Node{}
 			}
-			a.tasks = append(a.tasks, treeTask{e, int32(u), int32(j)})
+			a.tasks = append(a.tasks, treeTask{e: e, u: int32(u), j: int32(j)})
 		}
 	}
 	a.seen = seen
@@ -333,6 +359,9 @@ func (a *Aggregator) report(ev *Event) *Report {
 		}
 		if e.Callees != nil {
 			e.Callees.finish()
+		}
+		if e.SelfPaths != nil {
+			e.SelfPaths.finish()
 		}
 		r.Entries = append(r.Entries, e)
 	}

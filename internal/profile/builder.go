@@ -427,6 +427,9 @@ func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel, shown uint64) *Symbol {
 			return y
 		}
 		name := fmt.Sprintf("0x%016x", shown)
+		if shown == 0 {
+			name = "0000000000000000" // perf prints with C's "%#.16llx", which omits 0x for 0
+		}
 		y := &Symbol{Name: name, Raw: name, DSO: dso, Start: rel, Unknown: true}
 		b.syms[key] = y
 		return y

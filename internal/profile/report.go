@@ -55,6 +55,10 @@ type Entry struct {
 	// where samples hit, from every sample with this entry on its stack. Only with
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
+	// SelfPaths (with Children and CallGraph): the call paths of the samples that hit here,
+	// outermost caller first: this entry at the root, under it each outermost caller and
+	// the path down to this entry, as perf report --children draws them.
+	SelfPaths *Node
 
 	depth  int   // perf's callchain depth, to order ties in Children (caller above callee)
 	work   int   // the tree steps queued for the entry, while its trees are built
@@ -255,6 +259,11 @@ func (n *Node) finish() {
 		c.finish()
 		n.Period += c.Period
 	}
-	slices.SortStableFunc(n.Children, func(a, b *Node) int { return cmp.Compare(b.Period, a.Period) })
+	slices.SortStableFunc(n.Children, func(a, b *Node) int {
+		if c := cmp.Compare(b.Period, a.Period); c != 0 || a.sym == nil || b.sym == nil {
+			return c
+		}
+		return cmp.Compare(b.sym.Start, a.sym.Start) // perf's order of equal branches
+	})
 	n.index = nil
 }
