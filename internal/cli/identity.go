@@ -12,7 +12,10 @@ import (
 func identity(m *host.Machine) *result.Machine {
 	id := &result.Machine{Host: m.Hostname, Kernel: m.Kernel, CPUs: m.Processors, PMU: m.PMULine()}
 	if m.CPUErr == nil && m.CPU.ISA != "" {
-		model, _, _ := strings.Cut(m.CPUModel(), "; ")
+		model := m.CPUModel() // "<table title or model name>; <identity>": the title may hold "; " too
+		if i := strings.LastIndex(model, "; "); i >= 0 {
+			model = model[:i]
+		}
 		id.CPU, id.CPUID = model, m.CPU.String()
 	}
 	return id

@@ -188,7 +188,7 @@ func TestMachineIdentity(t *testing.T) {
 	}
 	// Recorded facts name their machine: a Cortex-A7 board's file says so.
 	_, errs, _ := runPMC("stat", "--fake", "testdata/fake/pmu.json", "--fake-machine", "testdata/fake/machine-cortex-a7.json", "--json", "--", "true")
-	mustContain(t, errs, `"cpu": "Arm Cortex-A7`, `"pmu": "armv7_cortex_a7, 4 general counters + cycle counter`)
+	mustContain(t, errs, `"cpu": "Arm Cortex-A7 (ARMv7-A; Raspberry Pi 2)"`, `"pmu": "armv7_cortex_a7, 4 general counters + cycle counter`)
 }
 
 // TestSeedMetrics (issue 15 item 13): the Cortex-A7 seed's dTLB miss ratio

@@ -7,12 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/cli"
 
 	"github.com/pmc-tools/pmc/internal/compare"
 	"github.com/pmc-tools/pmc/internal/doctor"
@@ -47,6 +50,9 @@ func newCmdBatch(g Guest) []Cmd {
 		{"compare-run", fmt.Sprintf("/bin/pmc compare -r 3 -e instructions:u --json -o /tmp/cmp.json '/bin/loop %s' '/bin/loop %s'",
 			loopArg(compareA), loopArg(compareB))},
 		{"compare", "cat /tmp/cmp.json"},
+		// The Cortex-A5 seed's two-system comparison: a saved result per guest, compared on the host.
+		{"seed-stat-run", fmt.Sprintf("/bin/pmc stat --json -o /tmp/seed.json -r 3 -e instructions:u,cycles:u -- /bin/loop %s", loopArg(compareA))},
+		{"seed-stat", "cat /tmp/seed.json"},
 		// The exporter counts system-wide and in the cgroup; the loop runs in the cgroup (from
 		// its first instruction: clone3 into the cgroup) between scrapes.
 		// Kernel 6.1 gives a new cgroup the implicit perf_event controller only once the
@@ -312,13 +318,19 @@ func TestCompareExact(t *testing.T) {
 			a, b := row.Cells[0].Stats, row.Cells[1].Stats
 			t.Logf("%s: A mean %.0f stddev %g (n %d), B mean %.0f stddev %g (n %d), B-A %.0f, delta %+v",
 				g.Name, a.Mean, a.Stddev, a.N, b.Mean, b.Stddev, b.N, b.Mean-a.Mean, row.Cells[1].Delta)
+			// armv7 runs were seen 1 user instruction high now and then (as in TestPMCRepeat):
+			// one instruction per run is tolerated there, arm64 stays exact.
+			slack := 0.0
+			if g.Name == "armv7" {
+				slack = 1
+			}
 			for i, w := range []uint64{base + 2*compareA, base + 2*compareB} {
 				s := row.Cells[i].Stats
-				if s.N != 3 || s.Mean != float64(w) || s.Stddev != 0 || s.Min != s.Max {
+				if s.N != 3 || s.Min < float64(w) || s.Max > float64(w)+slack || (slack == 0 && s.Stddev != 0) {
 					t.Errorf("%s command %d: %+v; want 3 runs of exactly %d", g.Name, i, s, w)
 				}
 			}
-			if d := b.Mean - a.Mean; d != 2*(compareB-compareA) {
+			if d := b.Mean - a.Mean; math.Abs(d-2*(compareB-compareA)) > slack {
 				t.Errorf("%s: B - A = %.0f, want %d", g.Name, d, 2*(compareB-compareA))
 			}
 			if d := row.Cells[1].Delta; d == nil || !d.Significant {
@@ -426,4 +438,61 @@ func TestExporter(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCompareSavedAcrossGuests (issue 12): the Cortex-A5 seed's two-system comparison with
+// the two guests as the two boards: pmc stat --json -r 3 of the same loop in the Cortex-A57 and
+// in the Cortex-A7 guest, then pmc compare of the two saved files on the host. The header
+// names both CPUs and says they differ; each mean is that guest's exact count (3 runs, no
+// spread), and the difference is the two guests' exact difference.
+func TestCompareSavedAcrossGuests(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	var want []float64
+	for _, g := range Guests {
+		if s := section(t, g, "seed-stat-run"); s.Status != 0 {
+			t.Fatalf("%s: pmc stat exited %d:\n%s", g.Name, s.Status, s.Output)
+		}
+		path := filepath.Join(dir, g.Name+".json")
+		if err := os.WriteFile(path, []byte(ok(t, g, "seed-stat")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, path)
+		want = append(want, float64(counts(t, g, "loop-0", 2)[0].Raw+2*compareA))
+	}
+	var out, errb bytes.Buffer
+	if code := cli.Run(append([]string{"compare", "--json"}, files...), &out, &errb); code != 0 {
+		t.Fatalf("pmc compare %v: exit %d\n%s", files, code, errb.String())
+	}
+	var c compare.Comparison
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	var cpus []string
+	for _, cmd := range c.Commands {
+		if cmd.Machine != nil {
+			cpus = append(cpus, cmd.Machine.CPU)
+		}
+	}
+	t.Logf("machines %q, differences %q", cpus, c.Differences)
+	if c.Source != "saved" || len(cpus) != 2 || !strings.Contains(cpus[0], "A57") || !strings.Contains(cpus[1], "A7") ||
+		!strings.Contains(strings.Join(c.Differences, " "), "CPU") {
+		t.Errorf("header: source %q, machines %q, differences %q: want both CPUs named and their difference stated", c.Source, cpus, c.Differences)
+	}
+	for _, r := range c.Rows {
+		if r.Name != "instructions:u" {
+			continue
+		}
+		for i, cell := range r.Cells {
+			slack := 0.0
+			if i == 1 {
+				slack = 1 // the Cortex-A7: see TestPMCRepeat
+			}
+			if s := cell.Stats; s.N != 3 || s.Min < want[i] || s.Max > want[i]+slack {
+				t.Errorf("%s: %+v, want 3 runs of exactly %.0f", c.Commands[i].Label, s, want[i])
+			}
+		}
+		return
+	}
+	t.Errorf("no instructions:u row: %+v", c.Rows)
 }
