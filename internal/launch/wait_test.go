@@ -39,12 +39,13 @@ func voluntarySwitches(t *testing.T) int64 {
 }
 
 // While the workload runs pmc's threads sleep. Measured on 2 vCPUs around a 0.5 s sleep:
-// 2-9 switches with the pidfd in the poller, 55-58 with os.Process.Wait (sysmon waking
-// every ~10 ms while a thread sits in waitid). The bound is between the two. The measure is
+// 2-9 switches with the pidfd in the poller (21 once on a machine also booting QEMU guests),
+// 55-58 with os.Process.Wait (sysmon waking every ~10 ms while a thread sits in waitid). The
+// bound is between the two. The measure is
 // taken in a fresh copy of the test binary, so that goroutines left by other tests do not
 // count.
 func TestWaitIsQuiet(t *testing.T) {
-	const bound = 20
+	const bound = 30
 	if raceEnabled {
 		t.Skip("the race runtime has threads of its own")
 	}
