@@ -6,7 +6,7 @@
 #   3. where there is no PMU: the same loop orders SIMULATED by cachegrind (pmc compare --sim)
 #   4. where the time goes inside the naive product: pmc record, pmc report, pmc annotate
 #   5. a quick pmc mem run (the memory hierarchy probe) over a reduced range
-# Needs only `make demo` (builds bin/pmc and the workloads). Runs in about a minute.
+# Needs only `make demo` (builds bin/pmc and the workloads). About 20 s on an idle 2-core VM.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
