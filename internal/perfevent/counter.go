@@ -62,7 +62,8 @@ func open(name string, attr Attr, pid, cpu int, leader *Counter, flags int) (*Co
 		if !errors.As(err, &errno) {
 			return nil, fmt.Errorf("opening %q: %w", name, err)
 		}
-		return nil, &OpenError{Event: name, PID: pid, CPU: cpu, Errno: errno, Err: classify(errno)}
+		return nil, &OpenError{Event: name, PID: pid, CPU: cpu, Errno: errno, Err: classify(errno),
+			Cgroup: flags&unix.PERF_FLAG_PID_CGROUP != 0}
 	}
 	c := &Counter{fd: fd, attr: attr, name: name, members: 1}
 	c.leader = c

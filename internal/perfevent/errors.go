@@ -31,14 +31,25 @@ type OpenError struct {
 	CPU   int
 	Errno unix.Errno
 	Err   error // a sentinel
+	// Cgroup: the event was opened for a cgroup (PID is its directory's fd).
+	Cgroup bool
 }
+
+// cgroupENOENT explains ENOENT for a cgroup event: on kernel 6.1 a new cgroup v2 has no
+// perf_event controller until the root's controllers are recomputed, which systemd does at
+// boot; without systemd nothing does (found in the QEMU guests).
+const cgroupENOENT = "if the event opens system-wide without the cgroup, the kernel has not enabled perf_event for cgroups yet: " +
+	"write the root's controllers once, e.g. echo +pids > /sys/fs/cgroup/cgroup.subtree_control (systemd does it at boot)"
 
 func (e *OpenError) Error() string {
 	msg := fmt.Sprintf("opening %q: %v", e.Event, e.Err)
 	if name := unix.ErrnoName(e.Errno); name != "" {
 		msg += " (" + name + ")" // the errno's name, not its text: that repeated the sentinel's
 	}
-	if hint := Hint(e.Err); hint != "" {
+	switch hint := Hint(e.Err); {
+	case e.Cgroup && e.Errno == unix.ENOENT:
+		msg += ": " + cgroupENOENT
+	case hint != "":
 		msg += ": " + hint
 	}
 	return msg

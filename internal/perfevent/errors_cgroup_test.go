@@ -1,0 +1,23 @@
+package perfevent
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/unix"
+)
+
+// TestCgroupENOENTHint: ENOENT for a cgroup event says what the QEMU guests showed (a kernel
+// 6.1 cgroup gets no perf_event controller until the root's controllers are written), not
+// only "not supported"; without a cgroup ENOENT keeps the usual hint.
+func TestCgroupENOENTHint(t *testing.T) {
+	cg := &OpenError{Event: "task-clock", Errno: unix.ENOENT, Err: classify(unix.ENOENT), Cgroup: true}
+	if !strings.Contains(cg.Error(), "cgroup.subtree_control") || !errors.Is(cg, ErrNotSupported) {
+		t.Errorf("cgroup ENOENT: %v", cg)
+	}
+	plain := &OpenError{Event: "cycles", Errno: unix.ENOENT, Err: classify(unix.ENOENT)}
+	if strings.Contains(plain.Error(), "cgroup") {
+		t.Errorf("ENOENT without a cgroup mentions cgroups: %v", plain)
+	}
+}
