@@ -138,3 +138,14 @@ func TestStatSimErrors(t *testing.T) {
 		t.Errorf("without valgrind: exit %d, %q", code, errOut)
 	}
 }
+
+// TestStatSimMissingCommand: a command that cannot be found exits 127 (126 not executable)
+// under --sim as without it; it exited 1 with valgrind's own message.
+func TestStatSimMissingCommand(t *testing.T) {
+	if _, errs, code := runPMC("stat", "--sim", "--", "no-such-command-pmc"); code != 127 || !strings.Contains(errs, "command not found") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+	if _, errs, code := runPMC("stat", "--sim", "--", "/etc/passwd"); code != 126 {
+		t.Errorf("not executable: exit %d\n%s", code, errs)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/launch"
+
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
@@ -95,6 +97,12 @@ func (c Cachegrind) Begin(ctx context.Context, req *stat.Request, run int) (stat
 	}
 	if req.Interval > 0 {
 		return nil, errors.New("--sim gives totals at the end of the run: -I is not available")
+	}
+	if len(req.Command) == 0 {
+		return nil, errors.New("--sim needs a command to run")
+	}
+	if _, err := launch.LookPath(req.Command[0]); err != nil {
+		return nil, err // as without --sim: exit 127 not found, 126 not executable
 	}
 	vg := c.Valgrind
 	if vg == "" {
