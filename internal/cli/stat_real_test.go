@@ -125,10 +125,13 @@ func TestPageFaultsMatchPerf(t *testing.T) {
 				perf[ev] += v / n
 			}
 		}
+		// Within 1% or one fault: where the initial stack ends (the size of the environment
+		// and arguments, ASLR) decides whether it touches one page more; CI once measured
+		// 48.97 for pmc and 48.47 for perf on /bin/true.
 		for _, ev := range evs[:2] {
 			got := summary(t, r, ev).Mean
-			if got < 10 || !within(got, perf[ev], 0.01) {
-				t.Errorf("%v %s: pmc %.2f, perf %.2f (want within 1%%)", cmd, ev, got, perf[ev])
+			if got < 10 || (!within(got, perf[ev], 0.01) && math.Abs(got-perf[ev]) > 1) {
+				t.Errorf("%v %s: pmc %.2f, perf %.2f (want within 1%% or one fault)", cmd, ev, got, perf[ev])
 			} else {
 				t.Logf("%v %s: pmc %.2f, perf %.2f", cmd, ev, got, perf[ev])
 			}
