@@ -1,9 +1,13 @@
 package cli
 
 import (
+	"slices"
+
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/pmc-tools/pmc/internal/statistics"
 
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
@@ -303,7 +307,10 @@ func (p *metricPlan) spread(res *result.Stat) {
 	}
 	for i := range res.Metrics {
 		m := &res.Metrics[i]
-		m.Spread = result.SpreadOf(per[key{m.Name, m.CPU}])
+		if vs := per[key{m.Name, m.CPU}]; len(vs) > 0 {
+			m.Spread = &result.Spread{Runs: len(vs), Mean: statistics.Mean(vs), Stddev: statistics.Stddev(vs),
+				Min: slices.Min(vs), Max: slices.Max(vs)}
+		}
 	}
 }
 

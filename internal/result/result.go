@@ -1,7 +1,7 @@
 package result
 
 import (
-	"math"
+	"strconv"
 	"strings"
 )
 
@@ -255,27 +255,6 @@ type Spread struct {
 	Max    float64 `json:"max"`
 }
 
-// SpreadOf is the spread of vs (nil when vs is empty).
-func SpreadOf(vs []float64) *Spread {
-	if len(vs) == 0 {
-		return nil
-	}
-	s := &Spread{Runs: len(vs), Min: vs[0], Max: vs[0]}
-	for _, v := range vs {
-		s.Mean += v
-		s.Min, s.Max = min(s.Min, v), max(s.Max, v)
-	}
-	s.Mean /= float64(len(vs))
-	if len(vs) > 1 {
-		var ss float64
-		for _, v := range vs {
-			ss += (v - s.Mean) * (v - s.Mean)
-		}
-		s.Stddev = math.Sqrt(ss / float64(len(vs)-1))
-	}
-	return s
-}
-
 // Aggregation says how per-CPU counts were summed (--per-socket, --per-core).
 type Aggregation struct {
 	By     string      `json:"by"` // "socket" or "core"
@@ -299,15 +278,5 @@ func (r *Stat) CPULabel(cpu int) (label string, n int) {
 			}
 		}
 	}
-	return "CPU" + itoa(cpu), 1
-}
-
-func itoa(v int) string {
-	if v < 0 {
-		return "-" + itoa(-v)
-	}
-	if v < 10 {
-		return string(rune('0' + v))
-	}
-	return itoa(v/10) + string(rune('0'+v%10))
+	return "CPU" + strconv.Itoa(cpu), 1
 }
