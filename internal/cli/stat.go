@@ -277,11 +277,13 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 			return nil, errors.New("--per-thread counts the threads of -p PID (or -t TID) one by one: add -p")
 		}
 		req.PerThread = true
+		names := map[int]string{} // read once per thread, not at every interval
 		req.ThreadName = func(tid int) string {
-			comm, _, err := machine().Comm(tid)
-			if err != nil {
-				return ""
+			if name, ok := names[tid]; ok {
+				return name
 			}
+			comm, _, _ := machine().Comm(tid) // "" when the thread is gone
+			names[tid] = comm
 			return comm
 		}
 	}
