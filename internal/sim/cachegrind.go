@@ -29,6 +29,49 @@ func (c Cache) String() string { return fmt.Sprintf("%d,%d,%d", c.Size, c.Assoc,
 // Geometry is the simulated hierarchy; a zero Cache leaves cachegrind's own choice.
 type Geometry struct{ I1, D1, LL Cache }
 
+// check says why cachegrind cannot simulate c: its number of sets, size / (ways x line),
+// must be a whole power of two, and its line at least 32 bytes (cachegrind's largest register).
+func (c Cache) check() error {
+	if c.Line < 32 {
+		return fmt.Errorf("a line of %d bytes: cachegrind needs lines of at least 32 bytes", c.Line)
+	}
+	if sets := c.Size / (c.Assoc * c.Line); c.Size%(c.Assoc*c.Line) != 0 || sets&(sets-1) != 0 {
+		return fmt.Errorf("%d bytes / (%d ways x %d-byte lines) is not a power-of-two number of sets, which cachegrind needs",
+			c.Size, c.Assoc, c.Line)
+	}
+	return nil
+}
+
+// Simulable is c itself when cachegrind can simulate it; otherwise the same size and line
+// with the associativity nearest c's that gives a power-of-two number of sets (many
+// last-level caches have 12, 20 or 30 ways, or 480 MiB), and false when there is none.
+func (c Cache) Simulable() (Cache, bool) {
+	if c.check() == nil {
+		return c, true
+	}
+	if c.Line < 32 || c.Size%c.Line != 0 {
+		return c, false
+	}
+	lines := c.Size / c.Line
+	best := 0
+	for sets := 1; sets <= lines; sets *= 2 {
+		if lines%sets != 0 {
+			break
+		}
+		if a := lines / sets; best == 0 || abs(a-c.Assoc) < abs(best-c.Assoc) {
+			best = a
+		}
+	}
+	return Cache{Size: c.Size, Assoc: best, Line: c.Line}, best > 0
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
 // ParseGeometry reads "D1=8192,4,64;LL=1048576,16,64" (any of I1, D1, LL) over g.
 func ParseGeometry(spec string, g Geometry) (Geometry, error) {
 	for _, part := range strings.Split(spec, ";") {
@@ -51,6 +94,9 @@ func ParseGeometry(spec string, g Geometry) (Geometry, error) {
 		if !ok || len(f) != 3 || errors.Join(errs...) != nil {
 			return g, fmt.Errorf("--sim-cache %q: give LEVEL=SIZE,WAYS,LINE with LEVEL I1, D1 or LL, e.g. D1=32768,8,64", part)
 		}
+		if err := c.check(); err != nil {
+			return g, fmt.Errorf("--sim-cache %q: %v", part, err)
+		}
 		switch strings.ToUpper(strings.TrimSpace(name)) {
 		case "I1":
 			g.I1 = c
@@ -68,7 +114,8 @@ func ParseGeometry(spec string, g Geometry) (Geometry, error) {
 // Cachegrind is the simulated Backend.
 type Cachegrind struct {
 	Geometry Geometry
-	Valgrind string // path; "" finds valgrind on PATH
+	Valgrind string   // path; "" finds valgrind on PATH
+	Notes    []string // how the geometry was chosen, printed with the counts
 }
 
 // ErrNoValgrind: valgrind is not installed.
@@ -119,7 +166,7 @@ func (c Cachegrind) Begin(ctx context.Context, req *stat.Request, run int) (stat
 	out := filepath.Join(dir, "cachegrind.out")
 	cmd := exec.CommandContext(ctx, vg, c.Args(out, req.Command)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Stdin, req.Stdout, req.Stderr
-	return &session{req: req, cmd: cmd, dir: dir, out: out, done: make(chan struct{})}, nil
+	return &session{req: req, cmd: cmd, dir: dir, out: out, notes: c.Notes, done: make(chan struct{})}, nil
 }
 
 type session struct {
@@ -127,6 +174,7 @@ type session struct {
 	cmd     *exec.Cmd
 	dir     string
 	out     string
+	notes   []string
 	done    chan struct{}
 	start   time.Time
 	elapsed time.Duration
@@ -150,7 +198,7 @@ func (s *session) Start() error {
 func (s *session) Ticks() <-chan time.Duration { return nil }
 func (s *session) Done() <-chan struct{}       { return s.done }
 func (s *session) Notes() []string {
-	return []string{"SIMULATED: the counts come from valgrind's cachegrind simulating " + s.describe() + ", not from hardware counters"}
+	return append([]string{"SIMULATED: the counts come from valgrind's cachegrind simulating " + s.describe() + ", not from hardware counters"}, s.notes...)
 }
 
 func (s *session) describe() string {

@@ -73,3 +73,32 @@ func TestParseGeometry(t *testing.T) {
 		t.Errorf("args %s", j)
 	}
 }
+
+// A last-level cache whose set count is not a power of two (this Xeon's 480 MiB, 16-way L3
+// has 491,520 sets) keeps its size and line and gets the nearest associativity cachegrind
+// accepts; valgrind itself refuses --LL=503316480,16,64.
+func TestSimulable(t *testing.T) {
+	for _, tc := range []struct {
+		in, want Cache
+		ok       bool
+	}{
+		{Cache{503316480, 16, 64}, Cache{503316480, 15, 64}, true},
+		{Cache{32768, 8, 64}, Cache{32768, 8, 64}, true},
+		{Cache{49152, 12, 64}, Cache{49152, 12, 64}, true}, // 64 sets: fine as it is
+		{Cache{12582912, 12, 64}, Cache{12582912, 12, 64}, true},
+		{Cache{31457280, 20, 64}, Cache{31457280, 15, 64}, true},
+		{Cache{8192, 4, 16}, Cache{8192, 4, 16}, false}, // lines under 32 bytes
+		{Cache{1000, 2, 64}, Cache{1000, 2, 64}, false},
+	} {
+		got, ok := tc.in.Simulable()
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%v.Simulable() = %v, %v; want %v, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+		if ok && got.check() != nil {
+			t.Errorf("%v: %v", got, got.check())
+		}
+	}
+	if _, err := ParseGeometry("LL=503316480,16,64", Geometry{}); err == nil || !strings.Contains(err.Error(), "power-of-two") {
+		t.Errorf("ParseGeometry of a 491520-set cache: %v", err)
+	}
+}
