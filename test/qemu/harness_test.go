@@ -174,7 +174,11 @@ func errStr(err error) string {
 func (r *guestRun) prepareAndBoot(root, cache, workRoot string, b *builds, mu *sync.Mutex) {
 	g := r.g
 	t0 := time.Now()
-	kernel := filepath.Join(cache, g.Kernel)
+	kernels := cache // test/qemu/kernels.sh puts them there, or in $PMC_QEMU_CACHE
+	if d := os.Getenv("PMC_QEMU_CACHE"); d != "" {
+		kernels = d
+	}
+	kernel := filepath.Join(kernels, g.Kernel)
 	if _, err := os.Stat(kernel); err != nil {
 		r.skip = fmt.Sprintf("kernel %s missing: run test/qemu/kernels.sh (make test-qemu does)", kernel)
 		return
