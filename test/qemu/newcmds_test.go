@@ -318,12 +318,7 @@ func TestCompareExact(t *testing.T) {
 			a, b := row.Cells[0].Stats, row.Cells[1].Stats
 			t.Logf("%s: A mean %.0f stddev %g (n %d), B mean %.0f stddev %g (n %d), B-A %.0f, delta %+v",
 				g.Name, a.Mean, a.Stddev, a.N, b.Mean, b.Stddev, b.N, b.Mean-a.Mean, row.Cells[1].Delta)
-			// armv7 runs were seen 1 user instruction high now and then (as in TestPMCRepeat):
-			// one instruction per run is tolerated there, arm64 stays exact.
-			slack := 0.0
-			if g.Name == "armv7" {
-				slack = 1
-			}
+			slack := float64(userSlack(g))
 			for i, w := range []uint64{base + 2*compareA, base + 2*compareB} {
 				s := row.Cells[i].Stats
 				if s.N != 3 || s.Min < float64(w) || s.Max > float64(w)+slack || (slack == 0 && s.Stddev != 0) {

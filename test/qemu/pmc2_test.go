@@ -116,7 +116,8 @@ func maxEnabled(cs []result.Count) uint64 {
 }
 
 // TestPMCGroups: a group that cannot fit is reported as not counted (or a clear error),
-// never as 0; a group that fits is counted 100% of the time, every member exact.
+// never as 0; a group that fits is counted 100% of the time, every member exact: all equal,
+// and the loop's count within userSlack.
 func TestPMCGroups(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
@@ -127,8 +128,13 @@ func TestPMCGroups(t *testing.T) {
 				if c.Running != c.Enabled || c.Enabled == 0 {
 					t.Errorf("%s group-fit %s: running %d of %d, want 100%%", g.Name, c.Event, c.Running, c.Enabled)
 				}
-				if c.Raw != want {
+				if c.Raw != fit[0].Raw {
+					t.Errorf("%s group-fit %s = %d, %s = %d: the members of one group count alike", g.Name, c.Event, c.Raw, fit[0].Event, fit[0].Raw)
+				}
+				if c.Raw < want || c.Raw > want+userSlack(g) {
 					t.Errorf("%s group-fit %s = %d, want exactly %d", g.Name, c.Event, c.Raw, want)
+				} else if c.Raw != want {
+					t.Logf("%s group-fit %s = %d, %+d from %d (userSlack)", g.Name, c.Event, c.Raw, c.Raw-want, want)
 				}
 			}
 			run := section(t, g, "group-big-run")

@@ -242,13 +242,23 @@ func TestPMCInterval(t *testing.T) {
 	}
 }
 
-// TestPMCRepeat: -r 3 runs count the same to the instruction: zero variation, exact mean.
-// Twice on 2026-11-23, with the host under heavy load, one armv7 run counted 1 user
-// instruction more (2011570 for 2011569); on the idle host 50 runs in a row were exact, with
-// and without ASLR (PMC_QEMU_EXTRA, 25 + 25). Under load the guest's timer interrupts land at
-// other instructions (icount ties the virtual clock to the host's while the guest waits), and
-// one of them costs an instruction; which one is not found. One instruction per run is
-// tolerated on armv7 and logged; arm64 stays exact.
+// userSlack is how many user instructions a run of g may count above the exact value.
+// Twice on 2026-11-23, and again on 2026-11-25 (TestPMCGroups, every member of a group
+// alike), with the host under heavy load, an armv7 run counted 1 user instruction more
+// (2011570 for 2011569); on the idle host 50 runs in a row were exact, with and without ASLR
+// (PMC_QEMU_EXTRA, 25 + 25). Under load the guest's timer interrupts land at other
+// instructions (icount ties the virtual clock to the host's while the guest waits), and one
+// of them costs an instruction; which one is not found. One instruction per run is tolerated
+// on armv7 and logged by the tests that use it; arm64 stays exact.
+func userSlack(g Guest) uint64 {
+	if g.Name == "armv7" {
+		return 1
+	}
+	return 0
+}
+
+// TestPMCRepeat: -r 3 runs count the same to the instruction: zero variation, exact mean
+// (within userSlack).
 func TestPMCRepeat(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
@@ -257,10 +267,7 @@ func TestPMCRepeat(t *testing.T) {
 			if len(r.Runs) != 3 || r.Repeat != 3 {
 				t.Fatalf("%s: %d runs (repeat %d), want 3", g.Name, len(r.Runs), r.Repeat)
 			}
-			slack := uint64(0)
-			if g.Name == "armv7" {
-				slack = 1
-			}
+			slack := userSlack(g)
 			exact := true
 			for i, run := range r.Runs {
 				got := run.Counts[0].Raw
