@@ -54,9 +54,13 @@ func Run(args []string, stdout, stderr io.Writer) int {
 	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{os.Stdin, os.Stdout, os.Stderr}})
 }
 
-func run(args []string, e *env) int {
-	stdout, stderr := e.stdout, e.stderr
-	e.args = append([]string{"pmc"}, args...)
+// Command returns pmc's command tree without running it, for the generators of its man pages
+// and shell completions (scripts/gendoc): they read the same definitions --help prints.
+func Command() *cobra.Command {
+	return newRoot(&env{stdout: io.Discard, stderr: io.Discard})
+}
+
+func newRoot(e *env) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "pmc",
 		Short:         "count hardware performance events and explain what they count",
@@ -68,6 +72,13 @@ func run(args []string, e *env) int {
 	for _, c := range commands {
 		root.AddCommand(c(e))
 	}
+	return root
+}
+
+func run(args []string, e *env) int {
+	stdout, stderr := e.stdout, e.stderr
+	e.args = append([]string{"pmc"}, args...)
+	root := newRoot(e)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)

@@ -4,15 +4,18 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
-// release is pmc's version number; a build from a git checkout adds its commit.
-const release = "0.2.0-dev"
+// release is pmc's version number; a build from a git checkout adds its commit. make release
+// sets it from git describe (-X), which names the commit itself.
+var release = "0.2.0-dev"
 
 // version is "0.2.0-dev (git 1a2b3c4d5e6f, modified)", or the release alone when the
-// build carries no VCS information (go test, a source tarball).
+// build carries no VCS information (go test, a source tarball) or when the release already
+// names the commit (make release: "0.2.0-dev-g1a2b3c4d5e6f").
 func version() string {
 	v := release
 	info, ok := debug.ReadBuildInfo()
@@ -33,7 +36,7 @@ func version() string {
 	if len(rev) > 12 {
 		rev = rev[:12]
 	}
-	if rev != "" {
+	if rev != "" && !strings.Contains(v, "g"+rev) {
 		v += " (git " + rev + modified + ")"
 	}
 	return v
