@@ -23,7 +23,7 @@ demo: build workloads
 	./scripts/demo.sh
 
 # Everything: installs what it needs (apt), unit + end-to-end tests, then the QEMU ARM guests.
-test: deps build workloads test-go test-qemu
+test: deps build workloads test-go test-release test-qemu
 
 deps:
 	./scripts/deps.sh
@@ -44,3 +44,36 @@ fuzz:
 
 clean:
 	rm -rf bin workloads/build
+
+# Release artifacts in dist/ (scripts/release.sh): static, stripped, reproducible binaries for
+# linux amd64, arm64, armv7 and armv6, a .deb of each (amd64, arm64, armhf, armel), the Debian
+# copyright file and SHA256SUMS. test-release builds them twice in clean clones of HEAD and
+# checks the packages (dpkg-deb, dpkg -x, QEMU user mode, lintian) and make install.
+.PHONY: release man install test-release
+release:
+	./scripts/release.sh
+
+test-release:
+	./scripts/release-test.sh
+
+# Man pages and shell completions, generated from pmc's command definitions into bin/doc/.
+DOC_VERSION = $(shell ./scripts/version.sh 2>/dev/null || sed -n 's/^var release = "\(.*\)"$$/\1/p' internal/cli/version.go)
+DOC_DATE = $(shell TZ=UTC git log -1 --format=%cd --date=format-local:%F 2>/dev/null || date -u +%F)
+man:
+	rm -rf bin/doc
+	$(GO) run ./scripts/gendoc -out bin/doc -version "$(DOC_VERSION)" -date "$(DOC_DATE)"
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: pmc, pmc.h, the man pages and the bash, zsh and
+# fish completions where each looks for them (zsh: Debian's vendor-completions under /usr).
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+ZSHCOMPDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/share/zsh/vendor-completions,$(PREFIX)/share/zsh/site-functions)
+install: build man
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/pmc
+	install -D -m 0644 include/pmc.h $(DESTDIR)$(PREFIX)/include/pmc.h
+	install -d $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 bin/doc/man1/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -D -m 0644 bin/doc/completion/pmc.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/pmc
+	install -D -m 0644 bin/doc/completion/_pmc $(DESTDIR)$(ZSHCOMPDIR)/_pmc
+	install -D -m 0644 bin/doc/completion/pmc.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/pmc.fish
+	install -D -m 0644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/pmc/LICENSE

@@ -28,6 +28,11 @@ PKGS=(
 	binutils-arm-linux-gnueabihf
 	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
 	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
+	# make test-release: the release's ARM binaries run under QEMU user mode (qemu-aarch64,
+	# qemu-arm), its .debs checked by lintian, its man pages read with man -l (and groff).
+	qemu-user
+	lintian
+	man-db
 )
 
 missing=()
