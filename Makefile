@@ -46,9 +46,10 @@ clean:
 	rm -rf bin workloads/build
 
 # Release artifacts in dist/ (scripts/release.sh): static, stripped, reproducible binaries for
-# linux amd64, arm64, armv7 and armv6, a .deb of each (amd64, arm64, armhf, armel), the Debian
-# copyright file and SHA256SUMS. test-release builds them twice in clean clones of HEAD and
-# checks the packages (dpkg-deb, dpkg -x, QEMU user mode, lintian) and make install.
+# linux amd64, arm64, armv7 and armv6, .debs for amd64, arm64, armhf and armel (both with the
+# armv6 binary, which Raspberry Pi 1 and Zero need), the Debian copyright file and SHA256SUMS.
+# test-release builds them twice in clean clones of HEAD and checks the packages (dpkg-deb,
+# dpkg -x, QEMU user mode, lintian) and make install.
 .PHONY: release man install test-release
 release:
 	./scripts/release.sh

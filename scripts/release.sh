@@ -4,7 +4,10 @@
 #     binaries (CGO off, -trimpath, empty build id, the version from git describe and the
 #     commit in their build information);
 #   pmc_VERSION_{amd64,arm64,armhf,armel}.deb: Debian packages of them, built by nfpm
-#     (pinned below) without root;
+#     (pinned below) without root. armhf and armel both hold the armv6 binary: Raspberry Pi OS
+#     on a Pi 1 or Zero is armhf on an ARMv6 CPU, where the armv7 binary stops at its first
+#     ARMv7 instruction (SIGILL), and Debian on those boards is armel. pmc-linux-armv7 is
+#     there to copy onto ARMv7 boards;
 #   copyright: the Debian copyright file (pmc's licenses and every linked module's);
 #   SHA256SUMS: the checksums of all of the above.
 # Reproducible: the same commit gives the same bytes, wherever it is checked out (the Go
@@ -79,15 +82,17 @@ cp "$stage/copyright" "$dist/copyright"
 GOBIN=$stage/bin go install "$NFPM"
 for a in $arches; do
 	case $a in
-	amd64) deb=amd64 ;;
-	arm64) deb=arm64 ;;
-	armv7) deb=armhf ;;
-	armv6) deb=armel ;;
+	amd64) debs=amd64 ;;
+	arm64) debs=arm64 ;;
+	armv7) debs= ;;
+	armv6) debs="armhf armel" ;;
 	esac
-	out="$dist/pmc_${debversion}_$deb.deb"
-	DEB_ARCH=$deb DEB_VERSION=$debversion DEB_MAINTAINER=$maintainer BINARY=$dist/pmc-linux-$a STAGE=$stage \
-		"$stage/bin/nfpm" package --config packaging/nfpm.yaml --packager deb --target "$out" >/dev/null
-	echo "release: $out"
+	for deb in $debs; do
+		out="$dist/pmc_${debversion}_$deb.deb"
+		DEB_ARCH=$deb DEB_VERSION=$debversion DEB_MAINTAINER=$maintainer BINARY=$dist/pmc-linux-$a STAGE=$stage \
+			"$stage/bin/nfpm" package --config packaging/nfpm.yaml --packager deb --target "$out" >/dev/null
+		echo "release: $out"
+	done
 done
 
 (cd "$dist" && sha256sum pmc-linux-* ./*.deb copyright | sed 's| \./| |' >SHA256SUMS)
