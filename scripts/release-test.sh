@@ -68,7 +68,8 @@ commands=$("$dist/pmc-linux-amd64" --help | awk '/^Available Commands:/{on=1; ne
 # pmc-linux-armv7 is in no package (armhf holds armv6's: see release.sh): run it here.
 got=$(qemu-arm -cpu cortex-a7 "$dist/pmc-linux-armv7" version) || fail "pmc-linux-armv7 version failed"
 [[ $got == "pmc $version"* ]] || fail "pmc-linux-armv7 version says '$got'"
-qemu-arm -cpu cortex-a7 "$dist/pmc-linux-armv7" list | grep -q task-clock || fail "pmc-linux-armv7 list"
+qemu-arm -cpu cortex-a7 "$dist/pmc-linux-armv7" list >"$tmp/list-armv7" 2>&1 || { cat "$tmp/list-armv7"; fail "pmc-linux-armv7 list failed"; }
+grep -q task-clock "$tmp/list-armv7" || fail "pmc-linux-armv7 list does not list task-clock"
 echo "release-test: pmc-linux-armv7: '$got' (qemu-arm -cpu cortex-a7)"
 
 # Each package's binary runs on the oldest CPU its architecture has: the ARM1176 of the
@@ -103,8 +104,10 @@ for deb in amd64 arm64 armhf armel; do
 	dpkg -x "$pkg" "$x"
 	bin=$x/usr/bin/pmc
 	cmp "$bin" "$dist/pmc-linux-$arch" || fail "$deb: /usr/bin/pmc is not dist/pmc-linux-$arch"
-	readelf -lW "$bin" | grep -q 'program interpreter' && fail "$deb: pmc is dynamically linked"
-	readelf -SW "$bin" | grep -q '\.symtab' && fail "$deb: pmc is not stripped"
+	headers=$(readelf -lW "$bin") sections=$(readelf -SW "$bin")
+	grep -q 'LOAD' <<<"$headers" || fail "$deb: readelf cannot read pmc"
+	grep -q 'program interpreter' <<<"$headers" && fail "$deb: pmc is dynamically linked"
+	grep -q '\.symtab' <<<"$sections" && fail "$deb: pmc is not stripped"
 	got=$("${run[@]}" "$bin" version) || fail "$deb: pmc version failed"
 	want="pmc $version, $gov linux/$goarch"
 	[[ $version == *g${head:0:12}* ]] || want="pmc $version (git ${head:0:12}), $gov linux/$goarch" # at a tag
