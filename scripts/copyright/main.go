@@ -202,6 +202,9 @@ func classify(text string) string {
 		}
 		return "BSD-2-clause"
 	case strings.Contains(text, "Permission is hereby granted, free of charge"):
+		if !strings.Contains(text, "subject to the following conditions") {
+			return "MIT-0" // MIT without the notice condition
+		}
 		return "Expat"
 	}
 	return "other"
