@@ -4,7 +4,8 @@
 //   - a regular file, new or existing, is replaced atomically (a temporary file in the same
 //     directory, synced, renamed over it) and keeps the existing file's mode and owner; a file
 //     with other hard links, or one pmc could not give back its owner, is rewritten in place
-//     instead, so those links and that owner survive;
+//     instead, so those links and that owner survive; a file its user may not write (mode
+//     0444, a read-only mount) is refused as perf refuses it, never replaced;
 //   - a symbolic link is written through: its target is replaced (or created), the link stays;
 //   - a device, FIFO or socket (/dev/null, /dev/stdout, a named pipe) is opened and written,
 //     never replaced;

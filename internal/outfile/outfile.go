@@ -56,7 +56,9 @@ func Create(path string, mode Mode) (*File, error) {
 	case mode == Stream || fi != nil && inPlace(fi):
 		out.f, err = os.OpenFile(target, os.O_WRONLY|os.O_TRUNC|os.O_CREATE, DefaultPerm)
 	default:
-		err = out.createTemp(fi)
+		if err = writable(target, fi); err == nil {
+			err = out.createTemp(fi)
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))

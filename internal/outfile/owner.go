@@ -26,3 +26,19 @@ func owner(fi fs.FileInfo) (uid, gid int, ok bool) {
 	uid, gid, _, ok = unix.FileOwner(fi)
 	return uid, gid, ok
 }
+
+// writable refuses to replace an existing file that its user could not write in place: a
+// rename needs only the directory's permission, but perf (fopen "w") and the user expect a
+// read-only file to stay as it is. Opening it for writing, without truncating, asks the
+// kernel the very question perf's open asks (mode bits, ACLs, root's capabilities, a
+// read-only mount, an immutable file). nil when fi is nil: there is no file to keep.
+func writable(target string, fi fs.FileInfo) error {
+	if fi == nil {
+		return nil
+	}
+	f, err := os.OpenFile(target, os.O_WRONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
