@@ -19,7 +19,7 @@ func (r *Stat) Validate() error {
 		name string
 		v    float64
 	}{{"elapsed_sec", r.ElapsedSec}, {"elapsed_stddev_sec", r.ElapsedStd}, {"user_sec", r.UserSec}, {"sys_sec", r.SysSec}} {
-		if t.v < 0 || math.IsNaN(t.v) || math.IsInf(t.v, 0) {
+		if !inRange(t.v, maxSeconds) {
 			return bad(t.name, t.v)
 		}
 	}
@@ -27,8 +27,10 @@ func (r *Stat) Validate() error {
 		return bad("repeat", r.Repeat)
 	}
 	for i, run := range r.Runs {
-		if run.ElapsedSec < 0 || run.UserSec < 0 || run.SysSec < 0 {
-			return bad(fmt.Sprintf("runs[%d] times", i), run.ElapsedSec)
+		for _, v := range []float64{run.ElapsedSec, run.UserSec, run.SysSec} {
+			if !inRange(v, maxSeconds) {
+				return bad(fmt.Sprintf("runs[%d] elapsed_sec, user_sec or sys_sec", i), v)
+			}
 		}
 		for _, c := range run.Counts {
 			if err := checkCount(c); err != nil {
@@ -37,7 +39,7 @@ func (r *Stat) Validate() error {
 		}
 	}
 	for _, iv := range r.Intervals {
-		if iv.TimeSec < 0 {
+		if !inRange(iv.TimeSec, maxSeconds) {
 			return bad("intervals[].time_sec", iv.TimeSec)
 		}
 		for _, c := range iv.Counts {
@@ -46,14 +48,37 @@ func (r *Stat) Validate() error {
 			}
 		}
 	}
+	for _, x := range r.Summary {
+		for _, v := range []float64{x.Mean, x.RawMean, x.Stddev, x.Min, x.Max} {
+			if !inRange(v, maxValue) {
+				return bad(fmt.Sprintf("summary %q mean, stddev, min or max", x.Event), v)
+			}
+		}
+	}
+	for _, m := range r.Metrics {
+		if math.IsNaN(m.Value) || math.Abs(m.Value) > maxValue {
+			return bad(fmt.Sprintf("metric %q", m.Name), m.Value)
+		}
+	}
 	return nil
 }
+
+// Bounds of what a measurement can be, so that a hostile file cannot make pmc print a
+// 309-digit number: no measurement lasts 30 years, and no count or rate comes near 1e40
+// (2^64 counts scaled a million times by multiplexing, per nanosecond, is 2e34).
+const (
+	maxSeconds = 1e9
+	maxValue   = 1e40
+)
+
+// inRange reports whether v is a number from 0 to limit.
+func inRange(v, limit float64) bool { return v >= 0 && v <= limit }
 
 func checkCount(c Count) error {
 	switch {
 	case c.Running > c.Enabled:
 		return fmt.Errorf("impossible value: running %d ns > enabled %d ns", c.Running, c.Enabled)
-	case c.Scaled < 0 || math.IsNaN(c.Scaled) || math.IsInf(c.Scaled, 0):
+	case !inRange(c.Scaled, maxValue):
 		return fmt.Errorf("impossible value: scaled %v", c.Scaled)
 	case c.UnitScale < 0 || math.IsNaN(c.UnitScale) || math.IsInf(c.UnitScale, 0):
 		return fmt.Errorf("impossible value: unit_scale %v", c.UnitScale)
