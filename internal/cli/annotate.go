@@ -81,6 +81,9 @@ func runAnnotate(e *env, f *annotateFlags, want string) error {
 	if f.json && f.stdio {
 		return usageErr(errors.New("--json and --stdio: choose one"))
 	}
+	if err := checkPercentLimit(f.minPct); err != nil {
+		return usageErr(err)
+	}
 	var out io.Writer = e.stdout
 	if f.output != "" {
 		of, err := outfile.Create(f.output, outfile.Replace)

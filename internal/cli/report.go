@@ -110,8 +110,8 @@ func (f *reportFlags) validate() ([]string, error) {
 	if f.json && f.folded {
 		return nil, errors.New("--json and --folded both write to stdout (or -o): choose one")
 	}
-	if f.percentLimit < 0 || f.percentLimit > 100 {
-		return nil, fmt.Errorf("--percent-limit %g: give a percentage from 0 to 100", f.percentLimit)
+	if err := checkPercentLimit(f.percentLimit); err != nil {
+		return nil, err
 	}
 	var keys []string
 	for _, k := range strings.Split(f.sort, ",") {
