@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -82,6 +83,7 @@ func run(args []string, e *env) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
+	completionRefusesUnknown(root) // after SetOut: cobra's scripts go to the writer set then
 	err := root.Execute()
 	if err == nil {
 		return 0
@@ -95,4 +97,26 @@ func run(args []string, e *env) int {
 	}
 	fmt.Fprintf(stderr, "pmc: %v\n", err)
 	return 1
+}
+
+// completionRefusesUnknown makes `pmc completion SHELL` fail for a shell cobra does not know:
+// its completion command has only subcommands, so an unknown one printed the help and exited 0.
+func completionRefusesUnknown(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() != "completion" {
+			continue
+		}
+		var shells []string
+		for _, s := range c.Commands() {
+			shells = append(shells, s.Name())
+		}
+		c.Args = cobra.ArbitraryArgs
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return cmd.Help()
+			}
+			return fmt.Errorf("completion: unknown shell %q: choose %s", args[0], strings.Join(shells, ", "))
+		}
+	}
 }
