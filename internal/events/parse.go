@@ -200,6 +200,9 @@ func (p *parser) colonEvent(e *EventSpec) error {
 			e.Kind, e.Type, e.Config = KindNumeric, uint32(typ), cfg
 			parts = parts[1:]
 		} else if len(parts) == 2 || !isModifierWord(parts[0].text) {
+			if notTracepoint(e.Name) {
+				return p.errAt(parts[0].pos, badModifier(parts[0].text, e.Name))
+			}
 			e.Kind, e.Event = KindTracepoint, parts[0].text
 			parts = parts[1:]
 		}

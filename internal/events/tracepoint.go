@@ -3,6 +3,7 @@ package events
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -15,16 +16,25 @@ import (
 // maxGlobEvents bounds how many tracepoints one glob may expand to.
 const maxGlobEvents = 4096
 
+// notTracepoint reports whether name is an event of its own (symbolic, cache or raw), so
+// that "name:x" is that event with bad modifiers rather than a tracepoint of subsystem name.
+func notTracepoint(name string) bool {
+	_, sym := lookupSymbol(name)
+	_, cache, _ := parseCache(name)
+	return sym || cache || rawRE.MatchString(name)
+}
+
+func badModifier(mods, event string) string {
+	return fmt.Sprintf("bad modifier %s after event %s (modifiers: %s)", Short(mods), Short(event), modifierChars)
+}
+
 // tracepoint resolves subsys:name to PERF_TYPE_TRACEPOINT with the id from tracefs. Either part
 // may be a glob (sched:sched_wak*), which expands to every matching tracepoint in id order
 // (the order tracefs lists them, and so perf's, on the kernels checked).
 func (r *resolver) tracepoint(spec EventSpec) ([]resolved, error) {
 	full := spec.Name + ":" + spec.Event
-	_, sym := lookupSymbol(spec.Name)
-	_, cache, _ := parseCache(spec.Name)
-	if sym || cache || rawRE.MatchString(spec.Name) {
-		return nil, r.errAt(spec, errf(ErrSyntax, "bad modifier %s after event %s (modifiers: %s)",
-			Short(spec.Event), Short(spec.Name), modifierChars))
+	if notTracepoint(spec.Name) {
+		return nil, r.errAt(spec, errf(ErrSyntax, "%s", badModifier(spec.Event, spec.Name)))
 	}
 	if spec.Name == "mem" {
 		return nil, r.errAt(spec, errf(ErrUnsupported, "breakpoint event %q: pmc does not support mem:ADDR events", full))
