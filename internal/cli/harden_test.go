@@ -114,3 +114,72 @@ func TestReadOnlyOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeElapsedRefused: a saved result claiming 1e308 seconds is not a measurement: pmc show
+// refuses it in one line instead of printing a 309-digit number.
+func TestHugeElapsedRefused(t *testing.T) {
+	doc := `{"schema":"pmc.stat/v1","mode":"launch","scaled":true,"repeat":1,"runs":[{"index":0,` +
+		`"elapsed_sec":%s,"exit_status":0,"counts":[{"event":"task-clock","group":0,"cpu":-1,` +
+		`"status":"counted","raw":100,"scaled":%s,"time_enabled_ns":100,"time_running_ns":100,"unit":"msec"}]}],"elapsed_sec":%s}`
+	dir := t.TempDir()
+	for _, c := range []struct{ run, scaled, top, want string }{
+		{"1", "100", "1e308", "elapsed_sec"},
+		{"1e308", "100", "1", "elapsed_sec"},
+		{"1", "1e308", "1", "scaled"},
+	} {
+		p := filepath.Join(dir, "r.json")
+		os.WriteFile(p, []byte(fmtDoc(doc, c.run, c.scaled, c.top)), 0o644)
+		out, errs, code := runPMC("show", p)
+		if code != 1 || out != "" || !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%+v: exit %d, stdout %d bytes, stderr %q", c, code, len(out), errs)
+		}
+	}
+}
+
+func fmtDoc(doc string, args ...string) string {
+	for _, a := range args {
+		doc = strings.Replace(doc, "%s", a, 1)
+	}
+	return doc
+}
+
+// TestPercentLimitNaN: --percent-limit NaN (and Inf) is refused by pmc report and pmc annotate,
+// as an out-of-range number is; NaN compared false with both bounds and was accepted.
+func TestPercentLimitNaN(t *testing.T) {
+	for _, cmd := range []string{"report", "annotate"} {
+		for _, v := range []string{"NaN", "nan", "+Inf", "-1", "101"} {
+			_, errs, code := runPMC(cmd, "-i", filepath.Join(t.TempDir(), "missing.data"), "--percent-limit", v)
+			if code != 1 || !strings.Contains(errs, "--percent-limit") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+				t.Errorf("%s --percent-limit %s: exit %d %q", cmd, v, code, errs)
+			}
+		}
+	}
+}
+
+// TestCompletionUnknownShell: `pmc completion nosuchshell` is an error naming the shells (it
+// printed the help and exited 0); `pmc completion bash` still works.
+func TestCompletionUnknownShell(t *testing.T) {
+	out, errs, code := runPMC("completion", "nosuchshell")
+	if code != 1 || out != "" || !strings.Contains(errs, `"nosuchshell"`) || !strings.Contains(errs, "bash") {
+		t.Errorf("completion nosuchshell: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if out, _, code := runPMC("completion", "bash"); code != 0 || !strings.Contains(out, "bash completion") {
+		t.Errorf("completion bash: exit %d", code)
+	}
+}
+
+// TestBadModifierColumn: `-e cycles:z` points at the modifier like every other event syntax
+// error ("event syntax error at column 8"); it had no column at all.
+func TestBadModifierColumn(t *testing.T) {
+	for _, c := range []struct{ ev, want string }{
+		{"cycles:z", `event syntax error at column 8 of "cycles:z": bad modifier "z" after event "cycles"`},
+		{"task-clock,cycles:ux", `event syntax error at column 19 of "task-clock,cycles:ux": bad modifier "ux" after event "cycles"`},
+		{"r1a:q", `event syntax error at column 5 of "r1a:q": bad modifier "q"`},
+		{"L1-dcache-loads:q", `at column 17 of "L1-dcache-loads:q": bad modifier "q"`},
+	} {
+		_, errs, code := runPMC("stat", "-e", c.ev, "--", "true")
+		if code != 1 || !strings.Contains(errs, c.want) {
+			t.Errorf("-e %s: exit %d %q, want %q", c.ev, code, errs, c.want)
+		}
+	}
+}

@@ -430,45 +430,8 @@ func TestAttachEndsWithProcess(t *testing.T) {
 // events that count kernel time; pmc then counts user space only, like perf, and says so
 // in one line. System-wide counting is refused with the sysctl that allows it.
 func TestUnprivileged(t *testing.T) {
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil || os.Getuid() != 0 {
-		t.Skip("needs root and setpriv to switch to an unprivileged user")
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp("", "pmc-user-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "pmc")
-	data, _ := os.ReadFile(self)
-	if err := os.WriteFile(bin, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	// Under go test -cover the binary writes coverage data at exit to GOCOVERDIR, which nobody
-	// cannot write: give it a directory of its own so that its stderr holds only pmc's lines.
-	cover := filepath.Join(dir, "cover")
-	if err := os.Mkdir(cover, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	os.Chmod(cover, 0o777)
-	asNobody := func(args ...string) (string, int) {
-		cmd := exec.Command(setpriv, append([]string{"--reuid=65534", "--regid=65534", "--clear-groups", bin}, args...)...)
-		cmd.Env = append(os.Environ(), cliModeEnv+"=1", "GOCOVERDIR="+cover)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
-	}
+	run := nobodyPMC(t)
+	asNobody := func(args ...string) (string, int) { return run("", args...) }
 	paranoid, _ := strconv.Atoi(strings.TrimSpace(func() string { b, _ := os.ReadFile("/proc/sys/kernel/perf_event_paranoid"); return string(b) }()))
 	out, code := asNobody("stat", "-e", "task-clock,page-faults", "--", "/bin/true")
 	if code != 0 || !strings.Contains(out, "page-faults") {
