@@ -7,6 +7,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // TextOptions shape the perf-like text.
@@ -21,14 +23,17 @@ const maxTextCol = 44
 // instruction" per instruction, a source line before the instructions it produced, a ">" in
 // the first column of the HotRows hottest instructions, and a skid note after an instruction
 // whose samples probably belong to the load or long-latency instruction before it. When line
-// information exists, the source lines with the most samples follow.
+// information exists, the source lines with the most samples follow. Names and source lines
+// come from files: their control characters are shown escaped (result.Printable).
 func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	bw := bufio.NewWriter(w)
-	what := r.DSO
+	p := result.Printable
+	symbol := p(r.Symbol)
+	what := p(r.DSO)
 	if what == "" {
-		what = r.Symbol
+		what = symbol
 	}
-	event := r.Event
+	event := p(r.Event)
 	if event == "" {
 		event = "samples"
 	}
@@ -41,25 +46,27 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	fmt.Fprintln(bw, strings.Repeat("-", len(head)+8))
 	width := 1
 	textCol := 0
-	for _, row := range r.Rows {
+	texts := make([]string, len(r.Rows)) // the instructions name symbols: escaped too
+	for i, row := range r.Rows {
 		if n := len(fmt.Sprintf("%x", uint64(row.Addr))); n > width {
 			width = n
 		}
-		if n := len(row.Text); n > textCol && n <= maxTextCol {
+		texts[i] = p(row.Text)
+		if n := len(texts[i]); n > textCol && n <= maxTextCol {
 			textCol = n
 		}
 	}
-	fmt.Fprintf(bw, "         :\t%016x <%s>:\n", uint64(r.Start), r.Symbol)
+	fmt.Fprintf(bw, "         :\t%016x <%s>:\n", uint64(r.Start), symbol)
 	lastFile, lastLine := "", 0
-	for _, row := range r.Rows {
+	for i, row := range r.Rows {
 		if !opt.NoSource && row.File != "" && (row.File != lastFile || row.Line != lastLine) {
 			if row.File != lastFile {
-				fmt.Fprintf(bw, "         :\t%s\n", row.File)
+				fmt.Fprintf(bw, "         :\t%s\n", p(row.File))
 			}
 			if text, ok := r.sources.line(row.File, row.Line); ok {
-				fmt.Fprintf(bw, "         :\t%5d  %s\n", row.Line, expandTabs(text))
+				fmt.Fprintf(bw, "         :\t%5d  %s\n", row.Line, p(expandTabs(text)))
 			} else {
-				fmt.Fprintf(bw, "         :\t%5d  (%s:%d)\n", row.Line, path.Base(row.File), row.Line)
+				fmt.Fprintf(bw, "         :\t%5d  (%s:%d)\n", row.Line, p(path.Base(row.File)), row.Line)
 			}
 			lastFile, lastLine = row.File, row.Line
 		}
@@ -67,9 +74,9 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 		if row.Hot > 0 {
 			mark = ">"
 		}
-		line := fmt.Sprintf("%s%7.2f :   %*x: %s", mark, row.Percent, width, uint64(row.Addr), row.Text)
+		line := fmt.Sprintf("%s%7.2f :   %*x: %s", mark, row.Percent, width, uint64(row.Addr), texts[i])
 		if row.Skid != nil {
-			line += strings.Repeat(" ", max(0, textCol-len(row.Text))) +
+			line += strings.Repeat(" ", max(0, textCol-len(texts[i]))) +
 				fmt.Sprintf("   <- skid? probably the cost of %s at %x (%s)", row.Skid.Op, uint64(row.Skid.From), row.Skid.Reason)
 		}
 		fmt.Fprintln(bw, line)
@@ -80,15 +87,15 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 			if i == 10 {
 				break
 			}
-			fmt.Fprintf(bw, " %7.2f | %s:%d", l.Percent, path.Base(l.File), l.Line)
+			fmt.Fprintf(bw, " %7.2f | %s:%d", l.Percent, p(path.Base(l.File)), l.Line)
 			if l.Text != "" {
-				fmt.Fprintf(bw, "  %s", expandTabs(l.Text))
+				fmt.Fprintf(bw, "  %s", p(expandTabs(l.Text)))
 			}
 			fmt.Fprintln(bw)
 		}
 	}
 	if r.Outside > 0 {
-		fmt.Fprintf(bw, "\n period %d of the samples fell outside %s's instructions and is not counted above\n", r.Outside, r.Symbol)
+		fmt.Fprintf(bw, "\n period %d of the samples fell outside %s's instructions and is not counted above\n", r.Outside, symbol)
 	}
 	return bw.Flush()
 }

@@ -149,7 +149,7 @@ func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 		results = append(results, r)
 	}
 	for _, n := range code.notes {
-		fmt.Fprintf(e.stderr, "pmc annotate: %s\n", n)
+		warnf(e.stderr, "pmc annotate: %s", n)
 	}
 	reasons := make([]string, 0, len(skipped))
 	for r := range skipped {
@@ -157,7 +157,7 @@ func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 	}
 	sort.Strings(reasons)
 	for _, r := range reasons {
-		fmt.Fprintf(e.stderr, "pmc annotate: %d sampled function(s) not annotated: %s\n", skipped[r], r)
+		warnf(e.stderr, "pmc annotate: %d sampled function(s) not annotated: %s", skipped[r], r)
 	}
 	if len(results) == 0 {
 		return errors.New("no function could be annotated (see above); name one with pmc annotate SYMBOL")

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // commands is pmc's command table: one constructor per subcommand, each in its own file.
@@ -91,12 +93,22 @@ func run(args []string, e *env) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(stderr, "pmc: %v\n", ee.err)
+			warnf(stderr, "pmc: %v", ee.err)
 		}
 		return ee.code
 	}
-	fmt.Fprintf(stderr, "pmc: %v\n", err)
+	warnf(stderr, "pmc: %v", err)
 	return 1
+}
+
+// warnf writes a message line to w with its control characters shown escaped: messages name
+// files, symbols and events read from files, which must not drive the user's terminal.
+func warnf(w io.Writer, format string, args ...any) {
+	lines := strings.Split(fmt.Sprintf(format, args...), "\n")
+	for i, l := range lines {
+		lines[i] = result.Printable(l)
+	}
+	fmt.Fprintln(w, strings.Join(lines, "\n"))
 }
 
 // completionRefusesUnknown makes `pmc completion SHELL` fail for a shell cobra does not know:

@@ -275,7 +275,7 @@ func loadProfile(e *env, lo loadOptions) (*profile.Profile, bool, error) {
 	res.NoLines = !lo.lines
 	a, err := openArchive(symbol.ArchivePath(path))
 	if err != nil {
-		fmt.Fprintf(e.stderr, "pmc %s: %v (ignored)\n", lo.cmd, err)
+		warnf(e.stderr, "pmc %s: %v (ignored)", lo.cmd, err)
 	}
 	res.Archive = a
 	// The archive's kernel symbols are the recording machine's: they win over this
@@ -414,11 +414,11 @@ func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error
 		}
 		switch {
 		case d.Kernel && kernelErr != nil:
-			fmt.Fprintf(w, "pmc %s: no kernel symbols (%v): kernel samples show addresses\n", cmd, kernelErr)
+			warnf(w, "pmc %s: no kernel symbols (%v): kernel samples show addresses", cmd, kernelErr)
 		case d.Kernel:
-			fmt.Fprintf(w, "pmc %s: no symbols for %s: its samples show addresses\n", cmd, d.Name)
+			warnf(w, "pmc %s: no symbols for %s: its samples show addresses", cmd, d.Name)
 		default:
-			fmt.Fprintf(w, "pmc %s: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them\n", cmd, d.Name, d.Err)
+			warnf(w, "pmc %s: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them", cmd, d.Name, d.Err)
 		}
 	}
 }

@@ -7,22 +7,25 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // WriteText writes perf diff's layout: a header naming the event, the files and how rows
 // were matched, then Baseline, one change column per new file, Shared Object (not with
-// --sort sym) and Symbol; the children table follows when there is one.
+// --sort sym) and Symbol; the children table follows when there is one. Names come from
+// files: their control characters are shown escaped (result.Printable).
 func (d *Diff) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# Event '%s'\n#\n# Data files:\n", d.Event)
+	fmt.Fprintf(bw, "# Event '%s'\n#\n# Data files:\n", result.Printable(d.Event))
 	for i, f := range d.Files {
 		tag := ""
 		if i == 0 {
 			tag = " (Baseline)"
 		}
-		fmt.Fprintf(bw, "#  [%d] %s%s\n", i, f.File, tag)
+		fmt.Fprintf(bw, "#  [%d] %s%s\n", i, result.Printable(f.File), tag)
 	}
-	fmt.Fprintf(bw, "#\n# %s\n#\n", capitalize(d.Matching))
+	fmt.Fprintf(bw, "#\n# %s\n#\n", result.Printable(capitalize(d.Matching)))
 	d.table(bw, d.Rows)
 	if len(d.Children) > 0 {
 		fmt.Fprintf(bw, "\n# Children (inclusive: the function and what it called)\n#\n")
@@ -60,9 +63,11 @@ func (d *Diff) table(bw *bufio.Writer, rows []Row) {
 	}
 	dsoW := len("Shared Object")
 	symW := len("Symbol")
-	for _, row := range rows {
-		dsoW = max(dsoW, len(row.DSO))
-		symW = max(symW, len(row.Symbol)+4)
+	dsos, syms := make([]string, len(rows)), make([]string, len(rows))
+	for r, row := range rows {
+		dsos[r], syms[r] = result.Printable(row.DSO), result.Printable(row.Symbol)
+		dsoW = max(dsoW, len(dsos[r]))
+		symW = max(symW, len(syms[r])+4)
 	}
 	var h, dots strings.Builder
 	h.WriteString("#")
@@ -88,13 +93,13 @@ func (d *Diff) table(bw *bufio.Writer, rows []Row) {
 			fmt.Fprintf(&l, "  %*s", cw[i], cells[r][i])
 		}
 		if d.Match != MatchSym {
-			fmt.Fprintf(&l, "  %-*s", dsoW, row.DSO)
+			fmt.Fprintf(&l, "  %-*s", dsoW, dsos[r])
 		}
 		mark := "[.] "
 		if row.Kernel {
 			mark = "[k] "
 		}
-		fmt.Fprintf(&l, "  %s%s", mark, row.Symbol)
+		fmt.Fprintf(&l, "  %s%s", mark, syms[r])
 		fmt.Fprintln(bw, strings.TrimRight(l.String(), " "))
 	}
 }

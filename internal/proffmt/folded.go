@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // FoldedOptions chooses what Folded counts.
@@ -63,13 +64,9 @@ func FrameName(l *profile.Location) string {
 	return name
 }
 
-// foldName keeps ';' (the frame separator) and newlines out of a name; spaces may stay,
-// the count is the text after the last one.
+// foldName keeps ';' (the frame separator) and control characters (newlines, terminal
+// escapes: shown escaped) out of a name; spaces may stay, the count is the text after the
+// last one.
 func foldName(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == ';' || r == '\n' || r == '\r' {
-			return ':'
-		}
-		return r
-	}, s)
+	return strings.ReplaceAll(result.Printable(s), ";", ":")
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // columnNames are the header names perf report gives the sort keys.
@@ -50,7 +51,7 @@ func SampleCount(n uint64) string {
 }
 
 func writeReport(w *bufio.Writer, r *profile.Report) {
-	fmt.Fprintf(w, "# Samples: %s of event '%s'\n", SampleCount(r.Event.Samples), r.Event.Name)
+	fmt.Fprintf(w, "# Samples: %s of event '%s'\n", SampleCount(r.Event.Samples), result.Printable(r.Event.Name))
 	fmt.Fprintf(w, "# Event count (approx.): %d\n#\n", r.Total)
 	var heads []string
 	if r.Options.Children {
@@ -69,11 +70,12 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 			widths[i] = 8
 		}
 	}
-	// perf sizes the columns for every entry, those below --percent-limit too.
+	// perf sizes the columns for every entry, those below --percent-limit too. Names come
+	// from files (symbol tables, perf.data): their control characters are shown escaped.
 	for _, e := range append(r.Entries[:len(r.Entries):len(r.Entries)], r.Dropped...) {
 		for j, v := range e.Values {
-			if len(v) > widths[nPct+j] {
-				widths[nPct+j] = len(v)
+			if n := len(result.Printable(v)); n > widths[nPct+j] {
+				widths[nPct+j] = n
 			}
 		}
 	}
@@ -112,7 +114,10 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 		} else {
 			cells = append(cells, pct(r.Percent(e.Self)))
 		}
-		fmt.Fprintf(w, "%s\n", line(append(cells, e.Values...), ' ', padLast))
+		for _, v := range e.Values {
+			cells = append(cells, result.Printable(v))
+		}
+		fmt.Fprintf(w, "%s\n", line(cells, ' ', padLast))
 		if !r.Options.CallGraph {
 			continue
 		}
@@ -144,7 +149,7 @@ const graphMinPercent = 0.5
 // "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's
 // continuation lines one column to the right of the branch's name.
 func writeGraph(w *bufio.Writer, r *profile.Report, n *profile.Node, indent string) {
-	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, n.Name)
+	fmt.Fprintf(w, "%s|\n%s---%s\n", indent, indent, result.Printable(n.Name))
 	g := graph{w: w, r: r, indent: append(make([]byte, 0, 256), indent+"   "...)}
 	g.chain(n)
 }
@@ -189,7 +194,7 @@ func (g *graph) chain(n *profile.Node) {
 	for len(n.Children) == 1 && n.Children[0].Period == n.Period {
 		n = n.Children[0]
 		w.Write(g.indent)
-		w.WriteString(n.Name)
+		w.WriteString(result.Printable(n.Name))
 		w.WriteByte('\n')
 	}
 	if len(n.Children) == 0 {
@@ -215,7 +220,7 @@ func (g *graph) chain(n *profile.Node) {
 		}
 		w.Write(g.pct)
 		w.WriteString("--")
-		w.WriteString(c.Name)
+		w.WriteString(result.Printable(c.Name))
 		w.WriteByte('\n')
 		if last {
 			g.indent = append(g.indent, "           "...)
