@@ -1,11 +1,18 @@
 package cli
 
 import (
+	"archive/zip"
+	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/symbol"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // These tests reproduce what an adversarial test of pmc found (issue 25), one each.
@@ -180,6 +187,70 @@ func TestBadModifierColumn(t *testing.T) {
 		_, errs, code := runPMC("stat", "-e", c.ev, "--", "true")
 		if code != 1 || !strings.Contains(errs, c.want) {
 			t.Errorf("-e %s: exit %d %q, want %q", c.ev, code, errs, c.want)
+		}
+	}
+}
+
+// TestBadArchiveBesideRecording (issue 25 item 2): FILE.pmcsym beside a recording that is a
+// FIFO, a zip bomb or garbage is a one-line warning, and the report is the one without it; a
+// FIFO blocked pmc report forever, a 1.5 GiB bomb took it past 4.5 GB.
+func TestBadArchiveBesideRecording(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(perfDataDir, "cpuclock.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := filepath.Join(dir, "plain.data")
+	os.WriteFile(plain, src, 0o644)
+	want, wantErrs, code := runReportCmd(t, "-i", plain)
+	if code != 0 {
+		t.Fatalf("report without an archive: exit %d: %s", code, wantErrs)
+	}
+	// A valid table that expands 400 times: only the bounds refuse it.
+	var bomb bytes.Buffer
+	zw := zip.NewWriter(&bomb)
+	w, _ := zw.Create("dso/0")
+	w.Write([]byte("pmcsym v1\npath /bomb\nkind dyn\n"))
+	chunk := bytes.Repeat([]byte("sym 1000 10 spin\n"), 4096)
+	for n := 0; n < 64<<20; n += len(chunk) {
+		w.Write(chunk)
+	}
+	zw.Close()
+	for _, c := range []struct {
+		name string
+		make func(path string) error
+		want string
+	}{
+		{"fifo", func(p string) error { return unix.Mkfifo(p, 0o644) }, "not a regular file"},
+		{"bomb", func(p string) error { return os.WriteFile(p, bomb.Bytes(), 0o644) }, "times its compressed size"},
+		{"garbage", func(p string) error { return os.WriteFile(p, []byte("PK\x03\x04garbage"), 0o644) }, "symbol archive"},
+	} {
+		data := filepath.Join(dir, c.name+".data")
+		os.WriteFile(data, src, 0o644)
+		if err := c.make(symbol.ArchivePath(data)); err != nil {
+			t.Fatal(err)
+		}
+		// In a process of its own: a report blocked on the FIFO is killed, not left hanging.
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		cmd := pmcCmd(t, "report", "-i", data)
+		cmd = exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+		cmd.Env = append(os.Environ(), cliModeEnv+"=1")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		timedOut := ctx.Err() != nil
+		cancel()
+		if timedOut {
+			t.Errorf("%s: pmc report did not end in 2 minutes", c.name)
+			continue
+		}
+		msg := stderr.String()
+		first, rest, _ := strings.Cut(msg, "\n")
+		if err != nil || !strings.Contains(first, c.want) || !strings.HasSuffix(first, "(ignored)") || rest != wantErrs {
+			t.Errorf("%s: %v, stderr %q; want one warning with %q, then %q", c.name, err, msg, c.want, wantErrs)
+		}
+		if got := stdout.String(); got != want {
+			t.Errorf("%s: the report differs from the one without an archive:\n%s\nwant:\n%s", c.name, got, want)
 		}
 	}
 }

@@ -273,7 +273,7 @@ func loadProfile(e *env, lo loadOptions) (*profile.Profile, bool, error) {
 	}
 	res := symbol.NewResolver(os.DirFS(symfs))
 	res.NoLines = !lo.lines
-	a, err := openArchive(symbol.ArchivePath(path))
+	a, err := symbol.OpenArchiveFile(symbol.ArchivePath(path))
 	if err != nil {
 		warnf(e.stderr, "pmc %s: %v (ignored)", lo.cmd, err)
 	}
@@ -372,26 +372,6 @@ func readKernel(m *host.Machine, kallsyms string) (*symbol.Table, error) {
 		return nil, err
 	}
 	return symbol.ParseKallsymsText(text)
-}
-
-func openArchive(path string) (*symbol.Archive, error) {
-	fh, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	a, err := symbol.OpenArchive(fh, fi.Size())
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return a, nil
 }
 
 func archiveHasKernel(a *symbol.Archive) bool {

@@ -7,10 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // The embedded-symbol archive (perf.data.pmcsym beside a recording) is a zip file with one
@@ -190,31 +194,86 @@ func WriteArchive(w io.Writer, tables []*Table) error {
 
 // Archive is an opened symbol archive, every member parsed.
 type Archive struct {
-	mu      sync.Mutex
-	members []*zip.File
-	parsed  map[int]*Table
-	byID    map[string]int
-	byPath  map[string]int
+	mu     sync.Mutex
+	tables []*Table
+	byID   map[string]int
+	byPath map[string]int
 }
 
-// OpenArchive reads a symbol archive's index.
+// ArchiveLimits bound what a symbol archive may expand to. pmc report and annotate open the
+// archive beside a recording by themselves, so a hostile one (a zip bomb) must end as an
+// error, never as pmc out of memory.
+type ArchiveLimits struct {
+	Member     int64 // uncompressed bytes of one member
+	Total      int64 // uncompressed bytes of all members together
+	Ratio      int64 // uncompressed / compressed size of a member larger than RatioFloor
+	RatioFloor int64
+	Members    int // zip entries
+}
+
+// DefaultArchiveLimits are far above what pmc record writes: the largest member measured was
+// 12.7 MB (a kernel's symbols), compressed 6.6 times; text tables compress 5-10 times, while
+// a deflate bomb expands up to 1032 times.
+var DefaultArchiveLimits = ArchiveLimits{Member: 256 << 20, Total: 512 << 20, Ratio: 100, RatioFloor: 1 << 20, Members: 1 << 16}
+
+// OpenArchive reads and parses a symbol archive within DefaultArchiveLimits.
 func OpenArchive(r io.ReaderAt, size int64) (*Archive, error) {
+	return openArchive(r, size, DefaultArchiveLimits)
+}
+
+// OpenArchiveFile opens the symbol archive at path: nil, nil when there is none. Only a
+// regular file is read (a FIFO of that name would block the open forever, a device never end).
+func OpenArchiveFile(path string) (*Archive, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v): not a symbol archive", path, fi.Mode().Type())
+	}
+	a, err := OpenArchive(fh, fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return a, nil
+}
+
+func openArchive(r io.ReaderAt, size int64, lim ArchiveLimits) (*Archive, error) {
 	zr, err := zip.NewReader(r, size)
 	if err != nil {
 		return nil, fmt.Errorf("symbol archive: %w (write it again with pmc record --embed-symbols)", err)
 	}
-	a := &Archive{parsed: map[int]*Table{}, byID: map[string]int{}, byPath: map[string]int{}}
+	if len(zr.File) > lim.Members {
+		return nil, fmt.Errorf("symbol archive: more than %d members: not written by pmc record", lim.Members)
+	}
+	var members []*zip.File
 	for _, f := range zr.File {
 		if strings.HasPrefix(f.Name, "dso/") {
-			a.members = append(a.members, f)
+			members = append(members, f)
 		}
 	}
-	sort.Slice(a.members, func(i, j int) bool { return a.members[i].Name < a.members[j].Name })
-	for i := range a.members {
-		t, err := a.member(i)
+	sort.Slice(members, func(i, j int) bool { return members[i].Name < members[j].Name })
+	a := &Archive{byID: map[string]int{}, byPath: map[string]int{}}
+	var total int64
+	for i, f := range members {
+		data, err := readMember(f, lim, lim.Total-total)
+		if err != nil {
+			return nil, fmt.Errorf("symbol archive: member %s %w: not written by pmc record", f.Name, err)
+		}
+		total += int64(len(data))
+		t, err := ParseTable(data)
 		if err != nil {
 			return nil, err
 		}
+		a.tables = append(a.tables, t)
 		if t.BuildID != "" {
 			a.byID[t.BuildID] = i
 		}
@@ -223,25 +282,43 @@ func OpenArchive(r io.ReaderAt, size int64) (*Archive, error) {
 	return a, nil
 }
 
-func (a *Archive) member(i int) (*Table, error) {
-	if t, ok := a.parsed[i]; ok {
-		return t, nil
+// readMember reads one member within the limits, left bytes being what the total allows. The
+// sizes in the zip headers are checked first but not trusted: reading stops at the bound.
+func readMember(f *zip.File, lim ArchiveLimits, left int64) ([]byte, error) {
+	bound := min(lim.Member, left)
+	why := fmt.Sprintf("expands past %s", sizeText(lim.Member))
+	if left < lim.Member {
+		why = fmt.Sprintf("expands the archive past %s in all", sizeText(lim.Total))
 	}
-	rc, err := a.members[i].Open()
-	if err != nil {
-		return nil, fmt.Errorf("symbol archive: %w", err)
+	// f.CompressedSize64 is bytes of the file, read as they are: within the file's size.
+	if byRatio := max(lim.RatioFloor, int64(min(f.CompressedSize64, 1<<40))*lim.Ratio); byRatio < bound {
+		bound = byRatio
+		why = fmt.Sprintf("expands to more than %d times its compressed size", lim.Ratio)
 	}
-	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, 1<<30))
-	if err != nil {
-		return nil, fmt.Errorf("symbol archive: %w", err)
+	if f.UncompressedSize64 > uint64(bound) {
+		return nil, errors.New(why)
 	}
-	t, err := ParseTable(data)
+	rc, err := f.Open()
 	if err != nil {
 		return nil, err
 	}
-	a.parsed[i] = t
-	return t, nil
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, bound+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > bound {
+		return nil, errors.New(why)
+	}
+	return data, nil
+}
+
+// sizeText is n bytes in KiB or MiB, rounded down.
+func sizeText(n int64) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
 }
 
 // Table returns the archived Table with build-id id, or, when id is "", the one archived
@@ -259,16 +336,12 @@ func (a *Archive) Table(id, path string) (*Table, bool) {
 	if !ok {
 		return nil, false
 	}
-	return a.parsed[i], true
+	return a.tables[i], true
 }
 
 // Tables lists the archive's tables.
 func (a *Archive) Tables() []*Table {
-	out := make([]*Table, 0, len(a.members))
-	for i := range a.members {
-		out = append(out, a.parsed[i])
-	}
-	return out
+	return append([]*Table(nil), a.tables...)
 }
 
 // ArchivePath is where the symbol archive of the recording at perfData lives.

@@ -3,7 +3,10 @@
 // pgoff and to an ELF address through the program headers), build-ids, separate debug files
 // (/usr/lib/debug/.build-id and .gnu_debuglink), DWARF line tables, /proc/kallsyms text,
 // perf-PID.map files of JITs, C++ and Rust demangling, and the embedded-symbol archive that
-// lets a recording be reported on another machine.
+// lets a recording be reported on another machine. The archive is opened by itself when it
+// sits beside a recording, so it is distrusted: only a regular file is read, and its members
+// may expand only within ArchiveLimits (per member, in all, and relative to their compressed
+// size), wherever it is opened from.
 //
 // Everything reads bytes, io.ReaderAt or an fs.FS: the caller chooses the filesystem (the
 // live root, a snapshot, an archive). A Table is built once per DSO (symbols sorted, aliases

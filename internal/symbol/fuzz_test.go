@@ -73,3 +73,27 @@ func FuzzParseTable(f *testing.F) {
 		}
 	})
 }
+
+// FuzzArchive: any bytes as a symbol archive (pmc report opens FILE.pmcsym by itself) give an
+// archive or an error within the limits: no panic, no hang, nothing read past the bounds.
+func FuzzArchive(f *testing.F) {
+	k, _ := ParseKallsyms([]byte(kallsymsSample))
+	prog := &Table{Path: "/x", Kind: KindDyn, Syms: []Sym{{Addr: 0x10, Size: 4, Name: "f"}}}
+	var good bytes.Buffer
+	WriteArchive(&good, []*Table{prog, k})
+	f.Add(good.Bytes())
+	f.Add(zipOf(f, member{"dso/0", tableText("/a", 2000), false}, member{"dso/1", []byte("junk"), true}))
+	lim := ArchiveLimits{Member: 1 << 20, Total: 2 << 20, Ratio: 100, RatioFloor: 64 << 10, Members: 64}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, err := openArchive(bytes.NewReader(data), int64(len(data)), lim)
+		if err != nil {
+			return
+		}
+		for _, tab := range a.Tables() {
+			if _, ok := a.Table("", tab.Path); !ok {
+				t.Fatalf("table of %q not found by its path", tab.Path)
+			}
+			tab.Resolve(0x10)
+		}
+	})
+}
