@@ -5,19 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
-	"github.com/prometheus/exporter-toolkit/web"
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/exporter"
@@ -55,7 +54,9 @@ it runs, and serve them on /metrics for Prometheus: pmc_events_total{event} (sca
 multiplexing, clocks in nanoseconds) beside pmc_event_enabled_seconds_total and
 pmc_event_running_seconds_total, so rates and running shares are computable.
 --rules prints Prometheus recording rules that compute -M's metrics from those series.
-TLS and basic auth: --web.config.file (the Prometheus exporter-toolkit format).`,
+TLS and basic auth: --web.config.file (the Prometheus exporter-toolkit format), reloaded on
+SIGHUP or when it changes; a broken or weaker file keeps the configuration in use. SIGHUP also
+looks for cgroups and CPU hotplug at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExporter(cmd.Context(), e, f, cmd.Flags().Changed)
@@ -103,10 +104,10 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 	for _, w := range plan.warnings {
 		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 	}
-	if f.webConfig != "" {
-		if err := web.Validate(f.webConfig); err != nil {
-			return usageErr(fmt.Errorf("--web.config.file %s: %v", f.webConfig, err))
-		}
+	logf := exporterLog(e.stderr)
+	web, err := exporter.NewWeb(f.webConfig, logf)
+	if err != nil {
+		return usageErr(fmt.Errorf("--web.config.file %s: %v", f.webConfig, err))
 	}
 	cfg := exporter.Config{Events: evs, PerCPU: f.perCPU, Online: on.OnlineNow,
 		Cgroups: f.cgroups, CgroupLimit: f.cgroupLimit}
@@ -142,6 +143,27 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM)
 	defer stop()
 	go exp.Run(ctx, f.refresh)
+	go web.Watch(ctx, f.refresh)
+	// SIGHUP reloads, as Prometheus exporters do: the web configuration, and the cgroups and
+	// CPUs at once (rather than at the next --refresh). It ended the exporter before.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, unix.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-hup:
+				web.Reload()
+				if err := exp.Refresh(); err != nil {
+					logf(fmt.Sprintf("SIGHUP: cgroups and CPUs refreshed: %v", err))
+				} else {
+					logf(fmt.Sprintf("SIGHUP: cgroups and CPUs refreshed (%d cgroups)", len(exp.Cgroups())))
+				}
+			}
+		}
+	}()
 
 	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{Name: "pmc_build_info",
 		Help:        "pmc's version (pmc version), the Go it was built with and the architecture; always 1.",
@@ -150,6 +172,16 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(exp, buildInfo,
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	if f.webConfig != "" {
+		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "pmc_web_config_last_reload_successful",
+			Help: "1 when the last reload of --web.config.file succeeded (or none was tried), 0 while the exporter keeps an older configuration."},
+			func() float64 {
+				if web.ReloadOK() {
+					return 1
+				}
+				return 0
+			}))
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
 		EnableOpenMetrics: true, MaxRequestsInFlight: 8, Timeout: 20 * time.Second,
@@ -168,7 +200,7 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 		IdleTimeout: 2 * time.Minute, ErrorLog: nil}
 	var addrs []string
 	for _, l := range listeners {
-		addrs = append(addrs, "http://"+l.Addr().String()+"/metrics")
+		addrs = append(addrs, web.Scheme()+"://"+l.Addr().String()+"/metrics")
 	}
 	fmt.Fprintf(e.stderr, "pmc exporter: serving %s (%d events on %d CPUs, %d cgroups)\n",
 		strings.Join(addrs, " "), len(evs), len(on.PMUs.Online), len(exp.Cgroups()))
@@ -178,14 +210,21 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 		defer cancel()
 		server.Shutdown(sctx)
 	}()
-	noSocket := false
-	logger := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	err = web.ServeMultiple(listeners, server, &web.FlagConfig{WebListenAddresses: &f.listen,
-		WebSystemdSocket: &noSocket, WebConfigFile: &f.webConfig}, logger)
-	if err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := web.Serve(listeners, server); err != nil {
 		return &exitError{code: 1, err: err}
 	}
 	return nil
+}
+
+// exporterLog writes the exporter's messages to w, one line each, with pmc exporter's prefix
+// (from the reload and signal goroutines: one at a time).
+func exporterLog(w io.Writer) func(string) {
+	var mu sync.Mutex
+	return func(msg string) {
+		mu.Lock()
+		defer mu.Unlock()
+		warnf(w, "pmc exporter: %s", msg)
+	}
 }
 
 func (f *exporterFlags) check(changed func(string) bool) error {

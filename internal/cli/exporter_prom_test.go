@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,30 +38,7 @@ func needPrometheus(t *testing.T) {
 // startExporter runs pmc exporter (the test binary as pmc) and returns its /metrics URL.
 func startExporter(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := pmcCmd(t, append([]string{"exporter", "--listen", "127.0.0.1:0"}, args...)...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cmd.Process.Signal(os.Interrupt)
-		cmd.Wait()
-	})
-	line, err := bufio.NewReader(stderr).ReadString('\n')
-	m := regexp.MustCompile(`serving (http://\S+/metrics)`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("pmc exporter did not say where it serves: %q %v", line, err)
-	}
-	go func() { // keep reading so the exporter never blocks on its stderr
-		b := bufio.NewScanner(stderr)
-		for b.Scan() {
-			t.Log("exporter: " + b.Text())
-		}
-	}()
-	return m[1]
+	return runExporterProc(t, args...).url
 }
 
 func freePort(t *testing.T) string {

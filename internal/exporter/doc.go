@@ -10,6 +10,12 @@
 // counters stay monotonic. Reading happens under one lock while the registry gathers, before
 // a byte is written to the client, so a slow client holds only its own connection.
 //
+// Web serves it through the last good web configuration (TLS, basic auth, headers, rate
+// limit: exporter-toolkit's file format, parsed and served here rather than by
+// exporter-toolkit, which read the file again at every request and so opened up when the file
+// was emptied). It fails closed: a reload that fails, or that would lower the protection, keeps
+// the configuration in use.
+//
 // Rules translates pmc's metric expressions into Prometheus recording rules over the rates
 // of those series (metrics.Set.PromQL), labelled with whether their operands were counted in
 // one group.
