@@ -26,7 +26,7 @@
  *     #define PMC_IMPLEMENTATION
  *     #include "pmc.h"
  *
- * API (not thread-safe: one measuring thread; counters count the calling thread only):
+ * API (thread-safe: see Threads below; counters count the calling thread only):
  *   int  pmc_open(const char *events);   comma-separated names, NULL or "" for the default
  *                                        "instructions,cycles,task-clock,page-faults".
  *                                        Returns how many events opened, -1 on an unknown name.
@@ -36,7 +36,8 @@
  *   void pmc_begin(const char *region);  start (or re-enter) a named region; regions nest
  *   void pmc_end(const char *region);    end the innermost region; must name it
  *   int  pmc_value(const char *region, const char *event, uint64_t *value);
- *                                        accumulated raw value; 0 ok, -1 unknown/not counted
+ *                                        accumulated raw value over every thread; 0 ok, -1
+ *                                        unknown/not counted
  *   int  pmc_write_json(const char *path); "-" for stdout; 0 ok, -1 with errno set
  *   void pmc_close(void);
  *
@@ -62,30 +63,48 @@
  * under its seqlock (cap_user_rdpmc, index, pmc_width, cap_user_time). When the page says no
  * (software event, not scheduled, no cap_user_time to extend the times), read(2) is used.
  *
- * Exactness: pmc_begin reads the counters as its LAST action and pmc_end as its FIRST, in
- * the same event order, so a region's value is the region's code plus a fixed overhead (the
- * return from pmc_begin and the call into pmc_end, and the other events' reads): constant for
- * a given build and event list. Count user space only (":u") for exact instruction counts;
- * workloads/src/selfmeasure.c measures the overhead with an empty region.
+ * Threads: any thread may call pmc_begin, pmc_end, pmc_value and pmc_write_json at any time
+ * between pmc_open and pmc_close. Each thread measures its own regions with its own counters
+ * (opened at its first pmc_begin with the attributes pmc_open's thread used, closed when the
+ * thread ends; events x threads file descriptors), and regions nest within a thread. The JSON
+ * and pmc_value merge the threads by region name: a region's counts, calls and elapsed time are
+ * the sums over the threads that ran it ("threads" in the JSON says how many). pmc_open and
+ * pmc_close must not run while another thread calls pmc.h. Link with -pthread (glibc before
+ * 2.34 needs it). Compiles cleanly with -Wall -Wextra -Wconversion -Wsign-conversion in C and
+ * C++ (workloads/pmcthreads_test.go builds it so, and with ASan and TSan).
+ *
+ * Exactness: pmc_begin reads the counters as its LAST action (but for the one store that makes
+ * the region visible to the other threads) and pmc_end as its FIRST (once the thread's state
+ * is found), in the same event order, so a region's value is the region's code plus a fixed
+ * overhead (the return from pmc_begin and the call into pmc_end, and the other events'
+ * reads): constant for a given build and event list. Count user space only (":u") for exact
+ * instruction counts; workloads/src/selfmeasure.c measures the overhead with an empty region.
  *
  * JSON (pmc_write_json): the pmc.stat/v1 schema of internal/stat/result.go, so `pmc` reads it
  * as a stat.Result. The mapping:
- *   - each region is one Run: runs[i].index = i, in order of first pmc_begin;
- *     elapsed_sec = wall time summed over the region's passes; exit_status 0; user/sys 0;
+ *   - each region is one Run: runs[i].index = i, in order of first pmc_begin in any thread;
+ *     elapsed_sec = wall time summed over the region's passes (in every thread); exit_status
+ *     0; user/sys 0;
  *   - runs[i].counts: one Count per event, in pmc_open order: event = the name as written,
  *     group = the event's index (each event is its own group), cpu = -1, raw = the summed
  *     deltas of the region's passes, time_enabled_ns / time_running_ns = the summed deltas,
  *     scaled = raw * enabled / running, unit "msec" for task-clock and cpu-clock (raw in ns),
  *     encoding = perf_event_attr type/config/config1 ("pmu": "software" for software events);
  *     status "counted" (ran), "not-counted" (opened, never ran in the region: running == 0),
- *     "not-supported" (open failed; error = "perf_event_open: <strerror> (errno N)");
+ *     "not-supported" (open failed; error = "perf_event_open: <strerror> (errno N)"), or
+ *     "not-counted" with an error when a thread that ran the region could not open the event
+ *     (its share would be missing);
  *   - summary: one entry per event over all region passes of the top-level regions only
  *     (nested regions would count twice), runs = number of top-level regions counted;
  *   - mode "self", backend "perf_event", repeat 1, scaled true, command = /proc/self/cmdline,
  *     elapsed_sec = wall time from pmc_open to pmc_write_json;
- *   - extra top-level "regions": [{"name", "run", "calls", "parent"}], run = index into runs,
- *     calls = completed begin/end pairs, parent = enclosing region at the first pass ("" at
- *     top level); and "read_method": "read" or "user" (PMC_USER_READ) per event order.
+ *   - extra top-level "regions": [{"name", "run", "calls", "parent", "threads", "open"}],
+ *     run = index into runs, calls = completed begin/end pairs over all threads, parent =
+ *     enclosing region at the first pass ("" at top level), threads = how many threads ran it,
+ *     open = passes still open when the JSON was written (counted up to then, and said on
+ *     stderr; absent when 0); "measuring_threads": how many threads ran a region; and
+ *     "read_method": "read" or "user" (PMC_USER_READ) per event order. docs/json-schema.md
+ *     documents them.
  */
 #ifndef PMC_H
 #define PMC_H
@@ -129,6 +148,7 @@ void pmc_close(void);
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
@@ -173,26 +193,29 @@ static const struct pmc__def pmc__defs[] = {
 	{"emulation-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS},
 };
 
-struct pmc__ev {
+struct pmc__ev { /* an event of pmc_open, the same in every thread */
 	char name[PMC__NAME]; /* as written, with modifier */
-	int fd;               /* -1: not supported */
-	int err;              /* errno of the failed open */
+	int err;              /* errno of the failed open in pmc_open's thread: not supported */
 	uint32_t type;
 	uint64_t config, config1;
-	int msec; /* task-clock / cpu-clock: value in ns, shown in msec */
-	struct perf_event_mmap_page *page; /* PMC_USER_READ only */
+	int msec;        /* task-clock / cpu-clock: value in ns, shown in msec */
+	int excl_kernel; /* as opened in pmc_open's thread (the perf_event_paranoid fallback) */
+	int excl_user;
+	int user_read;   /* PMC_USER_READ and a hardware event: read in user space */
 };
 
 struct pmc__reading {
 	uint64_t v, ena, run;
 };
 
-struct pmc__region {
-	char name[PMC__NAME];
-	int parent;
-	uint64_t calls;
+/* pmc__sums is a region's passes: one thread's, or merged over threads. */
+struct pmc__sums {
+	uint64_t calls; /* completed passes */
+	uint64_t open;  /* passes still open (merged: counted up to the merge) */
+	int threads;    /* merged: threads that ran the region */
 	double elapsed;
 	struct pmc__reading sum[PMC__MAX_EVENTS];
+	int missing[PMC__MAX_EVENTS]; /* merged: errno of a thread that ran it without the event */
 };
 
 struct pmc__frame {
@@ -201,22 +224,46 @@ struct pmc__frame {
 	struct pmc__reading start[PMC__MAX_EVENTS];
 };
 
+/* pmc__thread is one measuring thread: its counters, its open regions and its passes. Only the
+ * thread itself writes it, but for pmc_open's reset; pmc_write_json and pmc_value read it
+ * under mu (lock order: pmc__mu, then a thread's mu). */
+struct pmc__thread {
+	struct pmc__thread *next;
+	pthread_mutex_t mu;
+	int opened; /* counters opened for the current pmc_open */
+	int depth;  /* open frames: written by the thread (atomic), read by others under mu */
+	int fd[PMC__MAX_EVENTS]; /* -1: not open */
+	int err[PMC__MAX_EVENTS];
+	struct perf_event_mmap_page *page[PMC__MAX_EVENTS];
+	struct pmc__frame stack[PMC__MAX_DEPTH];
+	struct pmc__sums reg[PMC__MAX_REGIONS];
+};
+
+static pthread_mutex_t pmc__mu = PTHREAD_MUTEX_INITIALIZER; /* threads, region names, retired */
+static pthread_once_t pmc__once = PTHREAD_ONCE_INIT;
+static pthread_key_t pmc__key;
+static struct pmc__thread *pmc__threads; /* every live thread that called pmc.h */
+static struct pmc__sums pmc__merged[PMC__MAX_REGIONS]; /* pmc__merge's result, under pmc__mu */
+
 static struct {
-	int open, nev, nreg, depth, warned;
+	int open, nev, nreg; /* nreg: atomic (names are published, then counted) */
+	unsigned warned;     /* atomic */
+	int retired_threads; /* threads that ran a region and ended */
 	struct timespec t_open;
 	time_t date_open; /* wall clock at pmc_open, for the JSON's "date" */
 	struct pmc__ev ev[PMC__MAX_EVENTS];
-	struct pmc__region reg[PMC__MAX_REGIONS];
-	struct pmc__frame stack[PMC__MAX_DEPTH];
+	char reg_name[PMC__MAX_REGIONS][PMC__NAME]; /* in order of first pmc_begin, any thread */
+	int reg_parent[PMC__MAX_REGIONS];
+	struct pmc__sums retired[PMC__MAX_REGIONS]; /* the passes of threads that ended */
 } pmc__s;
 
 static void pmc__warn(const char *fmt, const char *a, const char *b)
 {
-	if (pmc__s.warned++ < 10) {
-		fprintf(stderr, "pmc: ");
-		fprintf(stderr, fmt, a, b);
-		fputc('\n', stderr);
-	}
+	char msg[512];
+	if (__atomic_fetch_add(&pmc__s.warned, 1u, __ATOMIC_RELAXED) >= 10)
+		return;
+	snprintf(msg, sizeof msg, fmt, a, b);
+	fprintf(stderr, "pmc: %s\n", msg); /* one call: lines of threads do not mix */
 }
 
 /* pmc__sqrt: Newton's method, so that pmc.h needs no -lm; 0 for x <= 0. */
@@ -365,10 +412,10 @@ static inline uint64_t pmc__hw_time(void)
 #endif
 
 /* pmc__user_read follows the seqlock protocol of struct perf_event_mmap_page; -1: use read(2). */
-static int pmc__user_read(struct pmc__ev *e, struct pmc__reading *r)
+static int pmc__user_read(struct perf_event_mmap_page *page, struct pmc__reading *r)
 {
 #if PMC__HAVE_USER_READ
-	volatile struct perf_event_mmap_page *pc = e->page;
+	volatile struct perf_event_mmap_page *pc = page;
 	uint32_t seq;
 	uint64_t count, enabled, running;
 	do {
@@ -399,18 +446,17 @@ static int pmc__user_read(struct pmc__ev *e, struct pmc__reading *r)
 	r->run = running;
 	return 0;
 #else
-	(void)e;
+	(void)page;
 	(void)r;
 	return -1;
 #endif
 }
 
-static inline void pmc__read(struct pmc__ev *e, struct pmc__reading *r)
+/* pmc__read_fd reads an event's value, enabled and running times with read(2). */
+static void pmc__read_fd(int fd, struct pmc__reading *r)
 {
 	uint64_t buf[3];
-	if (e->page != NULL && pmc__user_read(e, r) == 0)
-		return;
-	if (read(e->fd, buf, sizeof buf) != (ssize_t)sizeof buf) {
+	if (read(fd, buf, sizeof buf) != (ssize_t)sizeof buf) {
 		r->v = r->ena = r->run = 0;
 		return;
 	}
@@ -419,13 +465,20 @@ static inline void pmc__read(struct pmc__ev *e, struct pmc__reading *r)
 	r->run = buf[2];
 }
 
-static inline void pmc__read_all(struct pmc__reading *out)
+/* pmc__read_all reads every open counter of the calling thread t into out. */
+static inline void pmc__read_all(struct pmc__thread *t, struct pmc__reading *out)
 {
-	for (int i = 0; i < pmc__s.nev; i++)
-		if (pmc__s.ev[i].fd >= 0)
-			pmc__read(&pmc__s.ev[i], &out[i]);
+	for (int i = 0; i < pmc__s.nev; i++) {
+		if (t->fd[i] < 0)
+			continue;
+		if (t->page[i] != NULL && pmc__user_read(t->page[i], &out[i]) == 0)
+			continue;
+		pmc__read_fd(t->fd[i], &out[i]);
+	}
 }
 
+/* pmc__add parses one event of pmc_open's list into pmc__s.ev; -1 (and why on stderr) when
+ * it is not an event. Nothing is opened yet. */
 static int pmc__add(const char *spec, size_t len, int user_read)
 {
 	char name[PMC__NAME];
@@ -468,10 +521,23 @@ static int pmc__add(const char *spec, size_t len, int user_read)
 	e->config = config;
 	e->msec = type == PERF_TYPE_SOFTWARE &&
 		  (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
+	e->excl_kernel = excl_kernel;
+	e->excl_user = excl_user;
+	e->user_read = user_read && (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_RAW || type == PERF_TYPE_HW_CACHE);
 #if defined(__aarch64__)
 	if (user_read && (type == PERF_TYPE_HARDWARE || type == PERF_TYPE_RAW))
 		e->config1 = 2; /* armv8_pmuv3 format "rdpmc": config1:1 */
 #endif
+	return 0;
+}
+
+/* pmc__open_event opens event j of pmc__s.ev on the calling thread (pid 0: the thread alone).
+ * In pmc_open's thread (first) a refused kernel count falls back to user space as perf stat
+ * does, and a failure makes the event not supported; in later threads the event opens as it
+ * opened there. Returns the fd or -1 with errno set. */
+static int pmc__open_event(int j, int first)
+{
+	struct pmc__ev *e = &pmc__s.ev[j];
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof a);
 	a.size = sizeof a;
@@ -479,71 +545,267 @@ static int pmc__add(const char *spec, size_t len, int user_read)
 	a.config = e->config;
 	a.config1 = e->config1;
 	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a.exclude_kernel = (unsigned)excl_kernel;
-	a.exclude_hv = (unsigned)excl_kernel;
-	a.exclude_user = (unsigned)excl_user;
-	e->fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (e->fd < 0 && (errno == EACCES || errno == EPERM) && mod == NULL) {
+	if (e->excl_kernel) {
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+	}
+	if (e->excl_user)
+		a.exclude_user = 1;
+	int fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && first && (errno == EACCES || errno == EPERM) && strchr(e->name, ':') == NULL) {
 		/* perf_event_paranoid forbids kernel counting: count user space, as perf stat does. */
-		a.exclude_kernel = a.exclude_hv = 1;
-		e->fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd = (int)syscall(__NR_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0)
+			e->excl_kernel = 1;
 	}
-	if (e->fd < 0) {
-		e->err = errno;
-		fprintf(stderr, "pmc: %s: not supported: %s (errno %d), measuring the others\n", e->name,
-			strerror(e->err), e->err);
-		return 0;
+	return fd;
+}
+
+/* pmc__open_thread opens the calling thread's counters (t's), reporting failures on stderr;
+ * returns how many opened. */
+static int pmc__open_thread(struct pmc__thread *t, int first)
+{
+	int opened = 0;
+	pthread_mutex_lock(&t->mu);
+	for (int j = 0; j < pmc__s.nev; j++) {
+		struct pmc__ev *e = &pmc__s.ev[j];
+		t->fd[j] = -1;
+		t->err[j] = 0;
+		t->page[j] = NULL;
+		if (!first && e->err != 0)
+			continue; /* not supported here at all */
+		t->fd[j] = pmc__open_event(j, first);
+		if (t->fd[j] < 0) {
+			t->err[j] = errno;
+			if (first) {
+				e->err = errno;
+				fprintf(stderr, "pmc: %s: not supported: %s (errno %d), measuring the others\n",
+					e->name, strerror(e->err), e->err);
+			} else {
+				pmc__warn("%s: cannot be opened in a thread: %s; that thread's regions do not count it",
+					  e->name, strerror(t->err[j]));
+			}
+			continue;
+		}
+		opened++;
+		if (e->user_read) {
+			void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, t->fd[j], 0);
+			if (p != MAP_FAILED)
+				t->page[j] = (struct perf_event_mmap_page *)p;
+			else if (first)
+				e->user_read = 0; /* the JSON's read_method says "read" */
+		}
 	}
-	if (user_read && (e->type == PERF_TYPE_HARDWARE || e->type == PERF_TYPE_RAW || e->type == PERF_TYPE_HW_CACHE)) {
-		void *p = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, e->fd, 0);
-		if (p != MAP_FAILED)
-			e->page = (struct perf_event_mmap_page *)p;
+	t->opened = 1;
+	pthread_mutex_unlock(&t->mu);
+	return opened;
+}
+
+/* pmc__close_thread closes t's counters (t->mu held); its passes stay. */
+static void pmc__close_thread(struct pmc__thread *t)
+{
+	for (int j = 0; j < PMC__MAX_EVENTS; j++) {
+		if (t->page[j] != NULL)
+			munmap(t->page[j], (size_t)sysconf(_SC_PAGESIZE));
+		if (t->fd[j] >= 0)
+			close(t->fd[j]);
+		t->fd[j] = -1;
+		t->page[j] = NULL;
 	}
-	return 1;
+}
+
+/* pmc__fold adds t's passes of every region to out, t's open passes counted up to now
+ * (read(2): the counters may be another thread's). With pmc__mu and t->mu held. */
+static void pmc__fold(struct pmc__thread *t, struct pmc__sums *out, int *ran_any)
+{
+	int ran[PMC__MAX_REGIONS] = {0};
+	int n = __atomic_load_n(&pmc__s.nreg, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++) {
+		const struct pmc__sums *r = &t->reg[i];
+		if (r->calls == 0)
+			continue;
+		ran[i] = 1;
+		out[i].calls += r->calls;
+		out[i].elapsed += r->elapsed;
+		for (int j = 0; j < pmc__s.nev; j++) {
+			out[i].sum[j].v += r->sum[j].v;
+			out[i].sum[j].ena += r->sum[j].ena;
+			out[i].sum[j].run += r->sum[j].run;
+		}
+	}
+	int depth = __atomic_load_n(&t->depth, __ATOMIC_ACQUIRE);
+	if (depth > 0) {
+		struct pmc__reading now[PMC__MAX_EVENTS];
+		struct timespec t1;
+		for (int j = 0; j < pmc__s.nev; j++)
+			if (t->fd[j] >= 0)
+				pmc__read_fd(t->fd[j], &now[j]);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		for (int k = 0; k < depth; k++) {
+			const struct pmc__frame *f = &t->stack[k];
+			struct pmc__sums *o = &out[f->region];
+			ran[f->region] = 1;
+			o->open++;
+			o->elapsed += pmc__since(&f->t0, &t1);
+			for (int j = 0; j < pmc__s.nev; j++) {
+				if (t->fd[j] < 0)
+					continue;
+				o->sum[j].v += now[j].v - f->start[j].v;
+				o->sum[j].ena += now[j].ena - f->start[j].ena;
+				o->sum[j].run += now[j].run - f->start[j].run;
+			}
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		if (!ran[i])
+			continue;
+		*ran_any = 1;
+		out[i].threads++;
+		for (int j = 0; j < pmc__s.nev; j++)
+			if (t->err[j] != 0 && pmc__s.ev[j].err == 0 && out[i].missing[j] == 0)
+				out[i].missing[j] = t->err[j];
+	}
+}
+
+/* pmc__merge sums the passes of every thread, live and ended, into pmc__merged by region and
+ * returns how many threads ran a region. With pmc__mu held. */
+static int pmc__merge(void)
+{
+	int threads = pmc__s.retired_threads;
+	memcpy(pmc__merged, pmc__s.retired, sizeof pmc__merged);
+	for (struct pmc__thread *t = pmc__threads; t != NULL; t = t->next) {
+		int ran = 0;
+		pthread_mutex_lock(&t->mu);
+		pmc__fold(t, pmc__merged, &ran);
+		pthread_mutex_unlock(&t->mu);
+		threads += ran;
+	}
+	return threads;
+}
+
+/* pmc__thread_exit runs when a thread that used pmc.h ends: its passes (its open ones counted
+ * up to now) go to the retired sums, its counters are closed and its state freed. */
+static void pmc__thread_exit(void *p)
+{
+	struct pmc__thread *t = (struct pmc__thread *)p;
+	pthread_mutex_lock(&pmc__mu);
+	for (struct pmc__thread **pp = &pmc__threads; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == t) {
+			*pp = t->next;
+			break;
+		}
+	int ran = 0;
+	pthread_mutex_lock(&t->mu);
+	pmc__fold(t, pmc__s.retired, &ran);
+	pmc__close_thread(t);
+	pthread_mutex_unlock(&t->mu);
+	pmc__s.retired_threads += ran;
+	pthread_mutex_unlock(&pmc__mu);
+	pthread_mutex_destroy(&t->mu);
+	free(t);
+}
+
+static void pmc__key_init(void)
+{
+	pthread_key_create(&pmc__key, pmc__thread_exit);
+}
+
+/* pmc__self is the calling thread's state, created (and its counters opened) at its first
+ * call; NULL when out of memory. */
+static struct pmc__thread *pmc__self(int first)
+{
+	pthread_once(&pmc__once, pmc__key_init);
+	struct pmc__thread *t = (struct pmc__thread *)pthread_getspecific(pmc__key);
+	if (t == NULL) {
+		t = (struct pmc__thread *)calloc(1, sizeof *t);
+		if (t == NULL)
+			return NULL;
+		pthread_mutex_init(&t->mu, NULL);
+		for (int j = 0; j < PMC__MAX_EVENTS; j++)
+			t->fd[j] = -1;
+		pthread_mutex_lock(&pmc__mu);
+		t->next = pmc__threads;
+		pmc__threads = t;
+		pthread_mutex_unlock(&pmc__mu);
+		pthread_setspecific(pmc__key, t);
+	}
+	if (!t->opened)
+		pmc__open_thread(t, first);
+	return t;
 }
 
 int pmc_open(const char *events)
 {
 	if (pmc__s.open)
 		pmc_close();
+	pthread_mutex_lock(&pmc__mu);
 	memset(&pmc__s, 0, sizeof pmc__s);
+	for (struct pmc__thread *t = pmc__threads; t != NULL; t = t->next) {
+		pthread_mutex_lock(&t->mu);
+		pmc__close_thread(t);
+		memset(t->reg, 0, sizeof t->reg);
+		__atomic_store_n(&t->depth, 0, __ATOMIC_RELEASE);
+		t->opened = 0;
+		pthread_mutex_unlock(&t->mu);
+	}
+	pthread_mutex_unlock(&pmc__mu);
 	if (events == NULL || *events == '\0')
 		events = "instructions,cycles,task-clock,page-faults";
 	const char *env = getenv("PMC_USER_READ");
 	int user_read = env != NULL && strcmp(env, "1") == 0;
-	int opened = 0;
 	for (const char *p = events;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		int r = pmc__add(p, len, user_read);
-		if (r < 0) {
-			pmc__s.open = 1;
-			pmc_close();
+		if (pmc__add(p, len, user_read) < 0) {
+			pmc__s.nev = 0;
 			return -1;
 		}
-		opened += r;
 		if (comma == NULL)
 			break;
 		p = comma + 1;
 	}
+	struct pmc__thread *t = pmc__self(1);
+	if (t == NULL) {
+		fprintf(stderr, "pmc: pmc_open: out of memory\n");
+		pmc__s.nev = 0;
+		return -1;
+	}
+	int opened = 0;
+	for (int j = 0; j < pmc__s.nev; j++)
+		opened += t->fd[j] >= 0;
 	pmc__s.open = 1;
 	clock_gettime(CLOCK_MONOTONIC, &pmc__s.t_open);
 	pmc__s.date_open = time(NULL);
 	return opened;
 }
 
+/* pmc__region is the index of region name (created with parent at its first pmc_begin in any
+ * thread); -1 when there is no room or the name is too long. Known names are found without a
+ * lock: a name is written before nreg counts it, and never changes while pmc.h is open. */
 static int pmc__region(const char *name, int parent)
 {
-	for (int i = 0; i < pmc__s.nreg; i++)
-		if (strcmp(pmc__s.reg[i].name, name) == 0)
+	int n = __atomic_load_n(&pmc__s.nreg, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++)
+		if (strcmp(pmc__s.reg_name[i], name) == 0)
 			return i;
-	if (pmc__s.nreg == PMC__MAX_REGIONS || strlen(name) >= PMC__NAME)
+	if (strlen(name) >= PMC__NAME)
 		return -1;
-	struct pmc__region *r = &pmc__s.reg[pmc__s.nreg];
-	memset(r, 0, sizeof *r);
-	strcpy(r->name, name);
-	r->parent = parent;
-	return pmc__s.nreg++;
+	pthread_mutex_lock(&pmc__mu);
+	int idx = -1;
+	int now = pmc__s.nreg;
+	for (int i = n; i < now && idx < 0; i++)
+		if (strcmp(pmc__s.reg_name[i], name) == 0)
+			idx = i;
+	if (idx < 0 && now < PMC__MAX_REGIONS) {
+		strcpy(pmc__s.reg_name[now], name);
+		pmc__s.reg_parent[now] = parent;
+		__atomic_store_n(&pmc__s.nreg, now + 1, __ATOMIC_RELEASE);
+		idx = now;
+	}
+	pthread_mutex_unlock(&pmc__mu);
+	return idx;
 }
 
 void pmc_begin(const char *region)
@@ -552,20 +814,27 @@ void pmc_begin(const char *region)
 		pmc__warn("pmc_begin(\"%s\")%s: call pmc_open first", region, "");
 		return;
 	}
-	if (pmc__s.depth == PMC__MAX_DEPTH) {
+	struct pmc__thread *t = pmc__self(0);
+	if (t == NULL) {
+		pmc__warn("pmc_begin(\"%s\")%s: out of memory", region, "");
+		return;
+	}
+	int depth = t->depth;
+	if (depth == PMC__MAX_DEPTH) {
 		pmc__warn("pmc_begin(\"%s\"): regions nested deeper than 16%s", region, "");
 		return;
 	}
-	int parent = pmc__s.depth > 0 ? pmc__s.stack[pmc__s.depth - 1].region : -1;
-	int idx = pmc__region(region, parent);
+	int idx = pmc__region(region, depth > 0 ? t->stack[depth - 1].region : -1);
 	if (idx < 0) {
 		pmc__warn("pmc_begin(\"%s\"): more than 64 regions or a name over 63 characters%s", region, "");
 		return;
 	}
-	struct pmc__frame *f = &pmc__s.stack[pmc__s.depth++];
+	/* The frame above depth is the thread's own until depth counts it: no lock. */
+	struct pmc__frame *f = &t->stack[depth];
 	f->region = idx;
 	clock_gettime(CLOCK_MONOTONIC, &f->t0);
-	pmc__read_all(f->start); /* last: what follows is the region */
+	pmc__read_all(t, f->start); /* last but the store that opens the frame: then the region */
+	__atomic_store_n(&t->depth, depth + 1, __ATOMIC_RELEASE);
 }
 
 void pmc_end(const char *region)
@@ -573,22 +842,27 @@ void pmc_end(const char *region)
 	struct pmc__reading now[PMC__MAX_EVENTS];
 	if (!pmc__s.open)
 		return;
-	pmc__read_all(now); /* first: what precedes is the region */
+	pthread_once(&pmc__once, pmc__key_init);
+	struct pmc__thread *t = (struct pmc__thread *)pthread_getspecific(pmc__key);
+	if (t != NULL)
+		pmc__read_all(t, now); /* first: what precedes is the region */
 	struct timespec t1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (pmc__s.depth == 0) {
+	if (t == NULL || t->depth == 0) {
 		pmc__warn("pmc_end(\"%s\"): no region is open%s", region, "");
 		return;
 	}
-	struct pmc__frame *f = &pmc__s.stack[pmc__s.depth - 1];
-	struct pmc__region *r = &pmc__s.reg[f->region];
-	if (strcmp(r->name, region) != 0) {
-		pmc__warn("pmc_end(\"%s\"): the innermost open region is \"%s\"; pass ignored", region, r->name);
+	int depth = t->depth;
+	struct pmc__frame *f = &t->stack[depth - 1];
+	if (strcmp(pmc__s.reg_name[f->region], region) != 0) {
+		pmc__warn("pmc_end(\"%s\"): the innermost open region is \"%s\"; pass ignored", region,
+			  pmc__s.reg_name[f->region]);
 		return;
 	}
-	pmc__s.depth--;
+	pthread_mutex_lock(&t->mu);
+	struct pmc__sums *r = &t->reg[f->region];
 	for (int i = 0; i < pmc__s.nev; i++) {
-		if (pmc__s.ev[i].fd < 0)
+		if (t->fd[i] < 0)
 			continue;
 		r->sum[i].v += now[i].v - f->start[i].v;
 		r->sum[i].ena += now[i].ena - f->start[i].ena;
@@ -596,34 +870,47 @@ void pmc_end(const char *region)
 	}
 	r->calls++;
 	r->elapsed += pmc__since(&f->t0, &t1);
+	__atomic_store_n(&t->depth, depth - 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* pmc__counted says whether event j of a merged region has a value to give. */
+static int pmc__counted(const struct pmc__sums *s, int j)
+{
+	return pmc__s.ev[j].err == 0 && s->missing[j] == 0 && s->sum[j].run > 0;
 }
 
 int pmc_value(const char *region, const char *event, uint64_t *value)
 {
-	for (int i = 0; i < pmc__s.nreg; i++) {
-		if (strcmp(pmc__s.reg[i].name, region) != 0)
-			continue;
+	int rc = -1;
+	pthread_mutex_lock(&pmc__mu);
+	int n = pmc__s.nreg;
+	int i = 0;
+	while (i < n && strcmp(pmc__s.reg_name[i], region) != 0)
+		i++;
+	if (i < n) {
+		pmc__merge();
 		for (int j = 0; j < pmc__s.nev; j++)
-			if (strcmp(pmc__s.ev[j].name, event) == 0 && pmc__s.ev[j].fd >= 0 &&
-			    pmc__s.reg[i].sum[j].run > 0) {
-				*value = pmc__s.reg[i].sum[j].v;
-				return 0;
+			if (strcmp(pmc__s.ev[j].name, event) == 0 && pmc__counted(&pmc__merged[i], j)) {
+				*value = pmc__merged[i].sum[j].v;
+				rc = 0;
+				break;
 			}
 	}
-	return -1;
+	pthread_mutex_unlock(&pmc__mu);
+	return rc;
 }
 
 void pmc_close(void)
 {
-	for (int i = 0; i < pmc__s.nev; i++) {
-		if (pmc__s.ev[i].page != NULL)
-			munmap(pmc__s.ev[i].page, (size_t)sysconf(_SC_PAGESIZE));
-		if (pmc__s.ev[i].fd >= 0)
-			close(pmc__s.ev[i].fd);
-		pmc__s.ev[i].fd = -1;
-		pmc__s.ev[i].page = NULL;
+	pthread_mutex_lock(&pmc__mu);
+	for (struct pmc__thread *t = pmc__threads; t != NULL; t = t->next) {
+		pthread_mutex_lock(&t->mu);
+		pmc__close_thread(t);
+		pthread_mutex_unlock(&t->mu);
 	}
 	pmc__s.open = 0;
+	pthread_mutex_unlock(&pmc__mu);
 }
 
 /* ---- JSON ---- */
@@ -649,11 +936,11 @@ static void pmc__jnum(FILE *f, double v)
 	fprintf(f, "%.17g", v);
 }
 
-static const char *pmc__status(const struct pmc__ev *e, const struct pmc__reading *s)
+static const char *pmc__status(const struct pmc__sums *s, int j)
 {
-	if (e->fd < 0)
+	if (pmc__s.ev[j].err != 0)
 		return "not-supported";
-	return s->run == 0 ? "not-counted" : "counted";
+	return pmc__counted(s, j) ? "counted" : "not-counted";
 }
 
 static double pmc__scaled(const struct pmc__reading *s)
@@ -676,12 +963,18 @@ static void pmc__encoding(FILE *f, const struct pmc__ev *e)
 	fputc('}', f);
 }
 
-static void pmc__error(FILE *f, const struct pmc__ev *e)
+/* pmc__error writes why event j has no value in a merged region (s NULL: in the summary). */
+static void pmc__error(FILE *f, int j, const struct pmc__sums *s)
 {
-	if (e->fd >= 0)
+	const struct pmc__ev *e = &pmc__s.ev[j];
+	char msg[200];
+	if (e->err != 0)
+		snprintf(msg, sizeof msg, "perf_event_open: %s (errno %d)", strerror(e->err), e->err);
+	else if (s != NULL && s->missing[j] != 0)
+		snprintf(msg, sizeof msg, "perf_event_open in a thread that ran the region: %s (errno %d)",
+			 strerror(s->missing[j]), s->missing[j]);
+	else
 		return;
-	char msg[160];
-	snprintf(msg, sizeof msg, "perf_event_open: %s (errno %d)", strerror(e->err), e->err);
 	fprintf(f, ",\"error\":");
 	pmc__jstr(f, msg);
 }
@@ -770,27 +1063,28 @@ static void pmc__summary(FILE *f, int j)
 	const struct pmc__ev *e = &pmc__s.ev[j];
 	double sum = 0, sumsq = 0, rawsum = 0, mn = 0, mx = 0;
 	uint64_t ena = 0, run = 0;
-	int n = 0;
+	int n = 0, missing = 0;
 	for (int i = 0; i < pmc__s.nreg; i++) {
-		const struct pmc__reading *s = &pmc__s.reg[i].sum[j];
-		if (pmc__s.reg[i].parent >= 0)
+		const struct pmc__sums *s = &pmc__merged[i];
+		if (pmc__s.reg_parent[i] >= 0)
 			continue;
-		ena += s->ena;
-		run += s->run;
-		if (e->fd < 0 || s->run == 0)
+		ena += s->sum[j].ena;
+		run += s->sum[j].run;
+		missing |= s->missing[j] != 0;
+		if (!pmc__counted(s, j))
 			continue;
-		double v = pmc__scaled(s);
+		double v = pmc__scaled(&s->sum[j]);
 		mn = n == 0 || v < mn ? v : mn;
 		mx = n == 0 || v > mx ? v : mx;
 		sum += v;
 		sumsq += v * v;
-		rawsum += (double)s->v;
+		rawsum += (double)s->sum[j].v;
 		n++;
 	}
 	double mean = n ? sum / n : 0, sd = 0;
 	if (n > 1)
 		sd = pmc__sqrt((sumsq - n * mean * mean) / (n - 1));
-	const char *status = e->fd < 0 ? "not-supported" : (n > 0 ? "counted" : "not-counted");
+	const char *status = e->err != 0 ? "not-supported" : (n > 0 ? "counted" : "not-counted");
 	fprintf(f, "{\"event\":");
 	pmc__jstr(f, e->name);
 	fprintf(f, ",\"group\":%d,\"cpu\":-1,\"status\":\"%s\"", j, status);
@@ -811,22 +1105,21 @@ static void pmc__summary(FILE *f, int j)
 	fprintf(f, ",\"time_enabled_ns\":%llu,\"time_running_ns\":%llu,", (unsigned long long)ena,
 		(unsigned long long)run);
 	pmc__encoding(f, e);
-	pmc__error(f, e);
+	if (e->err == 0 && missing)
+		fprintf(f, ",\"error\":\"a thread could not count it: its regions are not counted\"");
+	else
+		pmc__error(f, j, NULL);
 	fputc('}', f);
 }
 
-int pmc_write_json(const char *path)
+/* pmc__write writes the JSON document of the merged regions (pmc__mu held). */
+static void pmc__write(FILE *f, int threads, const struct timespec *now)
 {
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-	if (f == NULL)
-		return -1;
 	fprintf(f, "{\"schema\":\"pmc.stat/v1\",");
 	pmc__command(f, "command");
 	fprintf(f, ",\"mode\":\"self\",\"scaled\":true,\"repeat\":1,\"backend\":\"perf_event\",\"runs\":[");
 	for (int i = 0; i < pmc__s.nreg; i++) {
-		const struct pmc__region *r = &pmc__s.reg[i];
+		const struct pmc__sums *r = &pmc__merged[i];
 		fprintf(f, "%s{\"index\":%d,\"elapsed_sec\":", i ? "," : "", i);
 		pmc__jnum(f, r->elapsed);
 		fprintf(f, ",\"exit_status\":0,\"user_sec\":0,\"sys_sec\":0,\"counts\":[");
@@ -836,14 +1129,14 @@ int pmc_write_json(const char *path)
 			fprintf(f, "%s{\"event\":", j ? "," : "");
 			pmc__jstr(f, e->name);
 			fprintf(f, ",\"group\":%d,\"cpu\":-1,\"status\":\"%s\",\"raw\":%llu,\"scaled\":", j,
-				pmc__status(e, s), (unsigned long long)s->v);
+				pmc__status(r, j), (unsigned long long)s->v);
 			pmc__jnum(f, pmc__scaled(s));
 			fprintf(f, ",\"time_enabled_ns\":%llu,\"time_running_ns\":%llu,",
 				(unsigned long long)s->ena, (unsigned long long)s->run);
 			if (e->msec)
 				fprintf(f, "\"unit\":\"msec\",");
 			pmc__encoding(f, e);
-			pmc__error(f, e);
+			pmc__error(f, j, r);
 			fputc('}', f);
 		}
 		fprintf(f, "]}");
@@ -855,22 +1148,42 @@ int pmc_write_json(const char *path)
 		pmc__summary(f, j);
 	}
 	fprintf(f, "],\"elapsed_sec\":");
-	pmc__jnum(f, pmc__since(&pmc__s.t_open, &now));
+	pmc__jnum(f, pmc__since(&pmc__s.t_open, now));
 	fprintf(f, ",\"exit_status\":0");
 	pmc__machine(f);
 	fprintf(f, ",\"regions\":[");
 	for (int i = 0; i < pmc__s.nreg; i++) {
-		const struct pmc__region *r = &pmc__s.reg[i];
+		const struct pmc__sums *r = &pmc__merged[i];
 		fprintf(f, "%s{\"name\":", i ? "," : "");
-		pmc__jstr(f, r->name);
+		pmc__jstr(f, pmc__s.reg_name[i]);
 		fprintf(f, ",\"run\":%d,\"calls\":%llu,\"parent\":", i, (unsigned long long)r->calls);
-		pmc__jstr(f, r->parent >= 0 ? pmc__s.reg[r->parent].name : "");
+		pmc__jstr(f, pmc__s.reg_parent[i] >= 0 ? pmc__s.reg_name[pmc__s.reg_parent[i]] : "");
+		fprintf(f, ",\"threads\":%d", r->threads);
+		if (r->open > 0)
+			fprintf(f, ",\"open\":%llu", (unsigned long long)r->open);
 		fputc('}', f);
 	}
-	fprintf(f, "],\"read_method\":[");
+	fprintf(f, "],\"measuring_threads\":%d,\"read_method\":[", threads);
 	for (int j = 0; j < pmc__s.nev; j++)
-		fprintf(f, "%s\"%s\"", j ? "," : "", pmc__s.ev[j].page ? "user" : "read");
+		fprintf(f, "%s\"%s\"", j ? "," : "", pmc__s.ev[j].user_read ? "user" : "read");
 	fprintf(f, "]}\n");
+}
+
+int pmc_write_json(const char *path)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	if (f == NULL)
+		return -1;
+	pthread_mutex_lock(&pmc__mu);
+	int threads = pmc__merge();
+	for (int i = 0; i < pmc__s.nreg; i++)
+		if (pmc__merged[i].open > 0)
+			pmc__warn("pmc_write_json: region \"%s\" is still open%s: its open passes are counted up to now (\"open\" in the JSON)",
+				  pmc__s.reg_name[i], "");
+	pmc__write(f, threads, &now);
+	pthread_mutex_unlock(&pmc__mu);
 	int bad = ferror(f);
 	if (f == stdout)
 		bad |= fflush(f) != 0;
@@ -878,4 +1191,5 @@ int pmc_write_json(const char *path)
 		bad |= fclose(f) != 0;
 	return bad ? -1 : 0;
 }
+
 #endif /* PMC_IMPLEMENTATION */

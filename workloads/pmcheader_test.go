@@ -19,8 +19,8 @@ func TestPMCHeaderMisuse(t *testing.T) {
 	}
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "pmcmisuse")
-	out, err := exec.Command("cc", "-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-I../include",
-		"-o", exe, "testdata/pmcmisuse.c").CombinedOutput()
+	args := append(append([]string{"-std=gnu11", "-O2"}, strictWarnings...), "-I../include", "-o", exe, "testdata/pmcmisuse.c", "-pthread")
+	out, err := exec.Command("cc", args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("compiling with pmc.h: %v\n%s", err, out)
 	}

@@ -11,13 +11,16 @@
  *   instructions(loop) - instructions(empty) == 3 * 2 * N      exactly
  * and instructions(empty) == 3 * the per-pass overhead, a constant for a given build and event
  * list (printed as overhead_per_pass). Measured in the QEMU guests (-icount shift=0, this
- * repository's static builds, gcc 12 / glibc 2.36), overhead per pass of the first event:
+ * repository's static builds, gcc 12 / glibc 2.36), overhead per pass of the first event, with
+ * the thread-safe pmc.h (the thread's state is looked up before pmc_end's first read):
  *     --events                               aarch64 (cortex-a57)   armv7-arm (cortex-a7)
+ *     instructions:u                               124                    102
+ * and with the single-threaded pmc.h before it (not measured again since):
  *     instructions:u                                83                     68
  *     instructions:u,cycles:u,task-clock           161                    148
  *     instructions  (kernel too: read(2) path)    1687                   1287
- * so e.g. aarch64 `selfmeasure --n 1000 --events instructions:u` gives loop = 3*(2000+83) =
- * 6249 and empty = 249. aarch64 was exact up to N = 10^7 (60M instructions in the region);
+ * so e.g. aarch64 `selfmeasure --n 1000 --events instructions:u` gives loop = 3*(2000+124) =
+ * 6372 and empty = 372. aarch64 was exact up to N = 10^7 (60M instructions in the region);
  * armv7 was exact at N = 1000 but long regions read 1 or 2 more than 6N (N = 10^6..10^7),
  * an unexplained emulation or driver effect: compare short regions there.
  * page-faults(touch) >= 256 (one per 4 KiB page; huge
