@@ -18,20 +18,6 @@ import (
 // strictWarnings are the flags include/pmc.h must compile cleanly with, in C and C++.
 var strictWarnings = []string{"-Wall", "-Wextra", "-Wconversion", "-Wsign-conversion", "-Werror"}
 
-// threadsReport is pmc.h's JSON with the fields of its threads.
-type threadsReport struct {
-	result.Stat
-	Regions []struct {
-		Name    string `json:"name"`
-		Run     int    `json:"run"`
-		Calls   uint64 `json:"calls"`
-		Parent  string `json:"parent"`
-		Threads int    `json:"threads"`
-		Open    uint64 `json:"open"`
-	} `json:"regions"`
-	MeasuringThreads int `json:"measuring_threads"`
-}
-
 // TestPMCHeaderThreads (issue 25 item 4): four threads measure the same regions at once with
 // include/pmc.h, built plain (C11 -pedantic and C++11 with strictWarnings), with
 // AddressSanitizer and with ThreadSanitizer. Each thread counts with its own counters and the
@@ -85,7 +71,7 @@ func TestPMCHeaderThreads(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var rep threadsReport
+			var rep selfReport
 			if err := json.Unmarshal(data, &rep); err != nil {
 				t.Fatalf("invalid JSON: %v\n%s", err, data)
 			}

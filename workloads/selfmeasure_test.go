@@ -17,12 +17,15 @@ import (
 type selfReport struct {
 	result.Stat
 	Regions []struct {
-		Name   string `json:"name"`
-		Run    int    `json:"run"`
-		Calls  uint64 `json:"calls"`
-		Parent string `json:"parent"`
+		Name    string `json:"name"`
+		Run     int    `json:"run"`
+		Calls   uint64 `json:"calls"`
+		Parent  string `json:"parent"`
+		Threads int    `json:"threads"`
+		Open    uint64 `json:"open"`
 	} `json:"regions"`
-	ReadMethod []string `json:"read_method"`
+	MeasuringThreads int      `json:"measuring_threads"`
+	ReadMethod       []string `json:"read_method"`
 }
 
 func hasHardwarePMU() bool {
@@ -71,10 +74,14 @@ func TestSelfMeasure(t *testing.T) {
 	if len(rep.Regions) != len(wantRegions) || len(rep.Runs) != len(wantRegions) {
 		t.Fatalf("%d regions, %d runs; want %d", len(rep.Regions), len(rep.Runs), len(wantRegions))
 	}
+	if rep.MeasuringThreads != 1 {
+		t.Errorf("measuring_threads %d, want 1", rep.MeasuringThreads)
+	}
 	runOf := map[string]result.Run{}
 	for i, w := range wantRegions {
 		r := rep.Regions[i]
-		if r.Name != w.name || r.Parent != w.parent || r.Calls != w.calls || r.Run != i || rep.Runs[i].Index != i {
+		if r.Name != w.name || r.Parent != w.parent || r.Calls != w.calls || r.Run != i || rep.Runs[i].Index != i ||
+			r.Threads != 1 || r.Open != 0 {
 			t.Errorf("region %d = %+v, want %+v at run %d", i, r, w, i)
 		}
 		runOf[r.Name] = rep.Runs[i]

@@ -204,6 +204,11 @@ func (e *Exporter) refreshCgroups() error {
 // Run refreshes every interval until ctx ends. Errors of a refresh are kept for the
 // pmc_refresh_ok series.
 func (e *Exporter) Run(ctx context.Context, every time.Duration) {
+	tick(ctx, every, func() { e.Refresh() })
+}
+
+// tick calls f every interval until ctx ends.
+func tick(ctx context.Context, every time.Duration, f func()) {
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -211,7 +216,7 @@ func (e *Exporter) Run(ctx context.Context, every time.Duration) {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			e.Refresh()
+			f()
 		}
 	}
 }

@@ -121,21 +121,14 @@ func (w *Web) Watch(ctx context.Context, every time.Duration) {
 	if w.path == "" {
 		return
 	}
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			w.mu.Lock()
-			changed := w.stamp(w.cur.Load()) != w.lastTried
-			w.mu.Unlock()
-			if changed {
-				w.Reload()
-			}
+	tick(ctx, every, func() {
+		w.mu.Lock()
+		changed := w.stamp(w.cur.Load()) != w.lastTried
+		w.mu.Unlock()
+		if changed {
+			w.Reload()
 		}
-	}
+	})
 }
 
 // Handler puts the configuration in use in front of next: rate limit, headers, basic auth.
