@@ -37,14 +37,19 @@ type webConfig struct {
 	loaded  time.Time
 }
 
-// configurableHeaders are the response headers exporter-toolkit lets a web configuration set,
-// with the values it allows (none listed: any value).
-var configurableHeaders = map[string][]string{
-	"Strict-Transport-Security": nil,
-	"X-Content-Type-Options":    {"nosniff"},
-	"X-Frame-Options":           {"deny", "sameorigin"},
-	"X-XSS-Protection":          nil,
-	"Content-Security-Policy":   nil,
+// configurableHeader says whether exporter-toolkit lets a web configuration set response
+// header name, and the values it allows (none listed: any value). A function, not a map: no
+// work at package init.
+func configurableHeader(name string) (allowed []string, ok bool) {
+	switch name {
+	case "Strict-Transport-Security", "X-XSS-Protection", "Content-Security-Policy":
+		return nil, true
+	case "X-Content-Type-Options":
+		return []string{"nosniff"}, true
+	case "X-Frame-Options":
+		return []string{"deny", "sameorigin"}, true
+	}
+	return nil, false
 }
 
 // loadWebConfig reads and validates the web configuration at path as exporter-toolkit reads
@@ -70,7 +75,7 @@ func loadWebConfig(path string) (*webConfig, error) {
 	wc := &webConfig{users: map[string]string{}, headers: c.HTTPConfig.Header, http2: c.HTTPConfig.HTTP2,
 		stamp: stamp, loaded: time.Now()}
 	for name, v := range c.HTTPConfig.Header {
-		allowed, ok := configurableHeaders[name]
+		allowed, ok := configurableHeader(name)
 		if !ok {
 			return nil, fmt.Errorf("http_server_config: header %q cannot be set", name)
 		}
