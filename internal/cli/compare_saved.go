@@ -62,6 +62,7 @@ func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
 				if len(doc.Runs) == 0 {
 					return errors.New("no runs: save it with pmc stat --json")
 				}
+				doc.Sanitize() // names from a file must not drive the terminal (as pmc show)
 				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend}
 				for _, r := range doc.Runs {
 					run := toCompareRun(r, plan)

@@ -131,3 +131,20 @@ func TestHostileNamesInText(t *testing.T) {
 		t.Errorf("annotate of hostile source lines: control character %q:\n%q", c, stdout.String())
 	}
 }
+
+// TestHostileSavedCompare: pmc compare of saved pmc.stat/v1 files prints their command and
+// event names escaped, as pmc show does (it printed them raw).
+func TestHostileSavedCompare(t *testing.T) {
+	doc := `{"schema":"pmc.stat/v1","mode":"launch","command":["x\u001b[31mX"],"scaled":true,"repeat":1,` +
+		`"runs":[{"index":0,"elapsed_sec":1,"exit_status":0,"counts":[{"event":"task-clock\u001b]0;t\u0007","group":0,` +
+		`"cpu":-1,"status":"counted","raw":100,"scaled":100,"time_enabled_ns":100,"time_running_ns":100,"unit":"msec"}]}],"elapsed_sec":1}`
+	p := filepath.Join(t.TempDir(), "saved.json")
+	os.WriteFile(p, []byte(doc), 0o644)
+	out, errs, code := runPMC("compare", p, p)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if c, ok := controlFree(out + errs); !ok || !strings.Contains(out, `x\x1b[31mX`) || !strings.Contains(out, `task-clock\x1b]0;t\a`) {
+		t.Errorf("control character %q in:\n%q", c, out+errs)
+	}
+}
