@@ -39,13 +39,14 @@ func voluntarySwitches(t *testing.T) int64 {
 }
 
 // While the workload runs pmc's threads sleep. Measured on 2 vCPUs around a 0.5 s sleep:
-// 2-9 switches with the pidfd in the poller (21 once on a machine also booting QEMU guests),
-// 55-58 with os.Process.Wait (sysmon waking every ~10 ms while a thread sits in waitid). The
-// bound is between the two. The measure is
-// taken in a fresh copy of the test binary, so that goroutines left by other tests do not
-// count.
+// 2-9 switches with the pidfd in the poller (21 once on a machine also booting QEMU guests,
+// 35 once at load average 15), 55-58 with os.Process.Wait (sysmon waking every ~10 ms while a
+// thread sits in waitid). The bound is between the two, and the quietest of three waits is
+// held to it: noise from a loaded machine comes and goes, a polling wait never gets under it.
+// The measure is taken in a fresh copy of the test binary, so that goroutines left by other
+// tests do not count.
 func TestWaitIsQuiet(t *testing.T) {
-	const bound = 30
+	const bound, tries = 30, 3
 	if raceEnabled {
 		t.Skip("the race runtime has threads of its own")
 	}
@@ -67,24 +68,32 @@ func TestWaitIsQuiet(t *testing.T) {
 		}
 		return
 	}
-	ch, err := Start(Cmd{Args: []string{"sleep", "0.5"}})
-	if err != nil {
-		t.Fatal(err)
+	quietest := int64(-1)
+	for i := 0; i < tries && (quietest < 0 || quietest > bound); i++ {
+		t0 := time.Now()
+		ch, err := Start(Cmd{Args: []string{"sleep", "0.5"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ch.Exec()
+		before := voluntarySwitches(t)
+		st, err := ch.Wait(context.Background())
+		after := voluntarySwitches(t)
+		wall := time.Since(t0)
+		if err != nil || st.ExitCode() != 0 {
+			t.Fatalf("status %d, %v", st.ExitCode(), err)
+		}
+		if st.Elapsed < 500*time.Millisecond || st.Elapsed > wall {
+			t.Errorf("Elapsed %v for sleep 0.5 (%v around it)", st.Elapsed, wall)
+		}
+		n := after - before
+		t.Logf("wait %d: %d voluntary context switches while waiting 0.5 s", i+1, n)
+		if quietest < 0 || n < quietest {
+			quietest = n
+		}
 	}
-	ch.Exec()
-	before := voluntarySwitches(t)
-	st, err := ch.Wait(context.Background())
-	after := voluntarySwitches(t)
-	if err != nil || st.ExitCode() != 0 {
-		t.Fatalf("status %d, %v", st.ExitCode(), err)
-	}
-	if n := after - before; n > bound {
-		t.Errorf("%d voluntary context switches in pmc while waiting 0.5 s, want <= %d", n, bound)
-	} else {
-		t.Logf("%d voluntary context switches while waiting 0.5 s", n)
-	}
-	if st.Elapsed < 500*time.Millisecond || st.Elapsed > 700*time.Millisecond {
-		t.Errorf("Elapsed %v for sleep 0.5", st.Elapsed)
+	if quietest > bound {
+		t.Errorf("%d voluntary context switches in pmc while waiting 0.5 s, the quietest of %d waits; want <= %d", quietest, tries, bound)
 	}
 }
 
