@@ -3,8 +3,6 @@ package symbol
 import (
 	"debug/dwarf"
 	"debug/elf"
-	"errors"
-	"io"
 	"path"
 	"sort"
 )
@@ -66,33 +64,33 @@ func readLines(f *elf.File) (*Lines, error) {
 		if err != nil || lr == nil {
 			continue
 		}
-		var le dwarf.LineEntry
-		for {
-			if err := lr.Next(&le); err != nil {
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				break // keep what the unit gave so far
-			}
-			row := LineRow{Addr: le.Address, File: -1}
-			if !le.EndSequence && le.File != nil {
-				name := le.File.Name
-				if !path.IsAbs(name) && compDir != "" {
-					name = path.Join(compDir, name)
-				}
-				idx, ok := fileIdx[name]
-				if !ok {
-					idx = int32(len(l.Files))
-					fileIdx[name] = idx
-					l.Files = append(l.Files, name)
-				}
-				row.File, row.Line = idx, int32(le.Line)
-			}
-			l.Rows = append(l.Rows, row)
-		}
+		l.addRows(lr, compDir, fileIdx)
 	}
 	l.sortRows()
 	return l, nil
+}
+
+// addRows appends the rows of one unit's line program (lr), its relative file names joined
+// to compDir; fileIdx indexes l.Files by name. A broken program keeps what it gave so far.
+func (l *Lines) addRows(lr *dwarf.LineReader, compDir string, fileIdx map[string]int32) {
+	var le dwarf.LineEntry
+	for lr.Next(&le) == nil {
+		row := LineRow{Addr: le.Address, File: -1}
+		if !le.EndSequence && le.File != nil {
+			name := le.File.Name
+			if !path.IsAbs(name) && compDir != "" {
+				name = path.Join(compDir, name)
+			}
+			idx, ok := fileIdx[name]
+			if !ok {
+				idx = int32(len(l.Files))
+				fileIdx[name] = idx
+				l.Files = append(l.Files, name)
+			}
+			row.File, row.Line = idx, int32(le.Line)
+		}
+		l.Rows = append(l.Rows, row)
+	}
 }
 
 // sortRows orders rows by address; at one address a sequence's end comes before the rows

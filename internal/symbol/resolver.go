@@ -29,6 +29,11 @@ type Resolver struct {
 	// table is asked for: its result becomes Kernel, so a profile without kernel samples
 	// never reads /proc/kallsyms. A failed load leaves Kernel nil (the archive is tried).
 	LoadKernel func() (*Table, error)
+	// KernelTable, when set, gives the kernel's table for the build-id the recording names
+	// for it ("" when none) in place of Kernel, LoadKernel and the archive: the caller
+	// decides which kernel's symbols are valid for the recording. Its error says why there
+	// are none. Called once per build-id.
+	KernelTable func(buildID string) (*Table, error)
 	// NoLines skips DWARF line tables (Table.Lines stays nil): for reports that show no
 	// source lines. Debug files are then read only for the symbols a stripped binary lacks.
 	NoLines bool
@@ -72,6 +77,9 @@ func (r *Resolver) Open(p, buildID string) (*Table, error) {
 func (r *Resolver) open(p, buildID string) (*Table, error) {
 	buildID = strings.ToLower(buildID)
 	if p == KernelName || strings.HasPrefix(p, "[kernel.kallsyms]") {
+		if r.KernelTable != nil {
+			return r.KernelTable(buildID)
+		}
 		if r.Kernel == nil && r.LoadKernel != nil {
 			load := r.LoadKernel
 			r.LoadKernel = nil
@@ -141,56 +149,61 @@ func (r *Resolver) openELF(p, buildID string) (*Table, error) {
 	return t, nil
 }
 
-// debugFile finds the separate debug file of the ELF file at p: by build-id under the debug
-// directory, then by debug-link beside the file, in its .debug directory and under the
-// debug directory (gdb's order). A debug-link candidate must have the CRC the link names.
+// debugFile loads the separate debug file of the ELF file at p (see eachDebugFile).
 func (r *Resolver) debugFile(p string, info ELFInfo) *Table {
+	var t *Table
+	r.eachDebugFile(p, info, func(ra io.ReaderAt, dp string, closer func()) bool {
+		defer closer()
+		dt, err := loadELF(ra, !r.NoLines)
+		if err != nil {
+			return false
+		}
+		dt.Path = dp
+		t = dt
+		return true
+	})
+	return t
+}
+
+// eachDebugFile opens the candidates for the separate debug file of the ELF file at p in
+// gdb's order, by build-id under the debug directory, then by debug-link beside the file,
+// in its .debug directory and under the debug directory (a debug-link candidate must have
+// the CRC the link names), and calls use with each until it returns true. use owns the
+// file it is given: it calls closer when done with it.
+func (r *Resolver) eachDebugFile(p string, info ELFInfo, use func(ra io.ReaderAt, path string, closer func()) bool) {
 	dd := r.DebugDir
 	if dd == "" {
 		dd = "/usr/lib/debug"
 	}
-	if id := info.BuildID; len(id) > 2 {
-		if t := r.loadDebug(path.Join(dd, ".build-id", id[:2], id[2:]+".debug"), false, 0); t != nil {
-			return t
+	try := func(c string, checkCRC bool) bool {
+		if c == p {
+			return false
 		}
+		if checkCRC {
+			data, err := r.read(c)
+			if err != nil || crc32.ChecksumIEEE(data) != info.DebugCRC {
+				return false
+			}
+			return use(bytes.NewReader(data), c, func() {})
+		}
+		ra, closer, err := r.readerAt(c)
+		if err != nil {
+			return false
+		}
+		return use(ra, c, closer)
+	}
+	if id := info.BuildID; len(id) > 2 && try(path.Join(dd, ".build-id", id[:2], id[2:]+".debug"), false) {
+		return
 	}
 	if info.Debuglink == "" {
-		return nil
+		return
 	}
 	dir := path.Dir(p)
 	for _, c := range []string{path.Join(dir, info.Debuglink), path.Join(dir, ".debug", info.Debuglink), path.Join(dd, dir, info.Debuglink)} {
-		if c == p {
-			continue
-		}
-		if t := r.loadDebug(c, true, info.DebugCRC); t != nil {
-			return t
+		if try(c, true) {
+			return
 		}
 	}
-	return nil
-}
-
-func (r *Resolver) loadDebug(p string, checkCRC bool, crc uint32) *Table {
-	var ra io.ReaderAt
-	if checkCRC {
-		data, err := r.read(p)
-		if err != nil || crc32.ChecksumIEEE(data) != crc {
-			return nil
-		}
-		ra = bytes.NewReader(data)
-	} else {
-		fra, closer, err := r.readerAt(p)
-		if err != nil {
-			return nil
-		}
-		defer closer()
-		ra = fra
-	}
-	t, err := loadELF(ra, !r.NoLines)
-	if err != nil {
-		return nil
-	}
-	t.Path = p
-	return t
 }
 
 func (r *Resolver) read(p string) ([]byte, error) {

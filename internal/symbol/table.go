@@ -50,6 +50,10 @@ type Table struct {
 	Machine  uint16
 	Code     []Code
 	CodeMaps []CodeMap
+	// Text is a kernel image's (vmlinux) address of _text: the kernel's mapping in a
+	// recording starts where _text ran (its pgoff), and MapAddr moves addresses by the
+	// difference (KASLR). 0 for every other table.
+	Text uint64
 	// Source says where the symbols came from: "symtab", "dynsym", a debug file's path,
 	// "kallsyms", "perf-map", "archive".
 	Source string
@@ -85,13 +89,19 @@ func (t *Table) FileAddr(off uint64) uint64 {
 
 // MapAddr converts a process address ip, inside a mapping that starts at start and maps the
 // file from offset pgoff (an mmap record), into the DSO's address space. The kernel and perf
-// maps keep absolute addresses.
+// maps keep absolute addresses (a kernel image's are moved from where _text ran, pgoff, to
+// its own _text).
 func (t *Table) MapAddr(ip, start, pgoff uint64) uint64 {
 	if t == nil {
 		return ip - start + pgoff
 	}
 	switch t.Kind {
-	case KindKernel, KindPerfMap:
+	case KindKernel:
+		if t.Text != 0 && pgoff != 0 {
+			return ip - pgoff + t.Text
+		}
+		return ip
+	case KindPerfMap:
 		return ip
 	}
 	return t.FileAddr(ip - start + pgoff)
