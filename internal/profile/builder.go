@@ -109,6 +109,8 @@ type Builder struct {
 	stack []*Location // the stack of the sample being built
 	slab  []*Location // where kept samples' stacks are copied
 	cache [4096]cached
+
+	noChains bool // IgnoreCallchains
 }
 
 // NewBuilder returns a Builder resolving through res (nil: no symbols, addresses only).
@@ -129,6 +131,10 @@ func NewBuilder(res *symbol.Resolver) *Builder {
 func (b *Builder) Stream(a *Aggregator, keep bool) {
 	b.agg, b.keep = a, keep
 }
+
+// IgnoreCallchains makes every sample's stack its sampled address alone: call chains are
+// neither resolved nor kept (perf annotate's view: a sample counts where it hit).
+func (b *Builder) IgnoreCallchains() { b.noChains = true }
 
 // Event declares a sampled event; samples name it by ID.
 func (b *Builder) Event(id uint64, name string) {
@@ -275,7 +281,7 @@ func (b *Builder) Sample(e SampleEvent) {
 	s := Sample{Thread: b.thread(e.Pid, e.Tid), Event: ev.Index, Period: e.Period, CPU: e.CPU, Time: e.Time}
 	stack := b.stack[:0]
 	user, kern := b.spaces[e.Pid], b.spaces[-1]
-	if len(e.Callchain) == 0 {
+	if len(e.Callchain) == 0 || b.noChains {
 		stack = append(stack, b.locate(user, kern, e.IP, e.Kernel, false))
 	} else {
 		kernel := e.Kernel
