@@ -4,21 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"sort"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/annotate"
-	"github.com/pmc-tools/pmc/internal/events"
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/outfile"
-	"github.com/pmc-tools/pmc/internal/profile"
 )
 
 // annotateFlags are the raw flag values of `pmc annotate`.
 type annotateFlags struct {
-	load      loadOptions
+	input     string
+	syms      symbolFlags
 	stdio     bool
 	source    bool
 	noSource  bool
@@ -30,7 +27,7 @@ type annotateFlags struct {
 }
 
 func newAnnotateCmd(e *env) *cobra.Command {
-	f := &annotateFlags{load: loadOptions{cmd: "annotate", lines: true}}
+	f := &annotateFlags{}
 	cmd := &cobra.Command{
 		Use:   "annotate [-i FILE] [SYMBOL] [options]",
 		Short: "show which instructions of a function the samples hit, like perf annotate --stdio",
@@ -52,7 +49,7 @@ build-id. No objdump needed: x86-64, arm64, ARM and Thumb-2 are decoded by pmc i
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.load.path, "input", "i", "perf.data", "the perf.data file to read")
+	fl.StringVarP(&f.input, "input", "i", "perf.data", "the perf.data file to read")
 	fl.BoolVar(&f.stdio, "stdio", false, "write text (the default)")
 	fl.BoolVar(&f.source, "source", false, "interleave source lines (the default when the binary has line information)")
 	fl.BoolVar(&f.noSource, "no-source", false, "instructions only")
@@ -61,17 +58,8 @@ build-id. No objdump needed: x86-64, arm64, ARM and Thumb-2 are decoded by pmc i
 	fl.StringVarP(&f.event, "event", "e", "", "annotate this event's samples (default: the first event with samples)")
 	fl.StringVar(&f.sourceDir, "source-dir", "/", "read source files under this directory (full path first, then the base name)")
 	fl.Float64Var(&f.minPct, "percent-limit", 0.5, "without SYMBOL: annotate the functions holding at least this percentage")
-	fl.StringVar(&f.load.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
-	fl.StringVar(&f.load.symfs, "symfs", "", "look for the binaries under this directory instead of /")
+	f.syms.add(fl)
 	return cmd
-}
-
-// hotSymbol is one function's samples in the chosen event.
-type hotSymbol struct {
-	sym     *profile.Symbol
-	period  uint64
-	samples uint64
-	periods map[uint64]uint64 // by address in the DSO's space
 }
 
 func runAnnotate(e *env, f *annotateFlags, want string) error {
@@ -106,66 +94,25 @@ func runAnnotate(e *env, f *annotateFlags, want string) error {
 }
 
 func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
-	p, _, err := loadProfile(e, f.load)
+	// Annotate counts each sample where it hit: call chains are not resolved.
+	lo := f.syms.options(f.input)
+	lo.IPOnly = true
+	r, err := load(e, "annotate", lo)
 	if err != nil {
 		return err
 	}
-	ev, err := pickEvent(p, f.event)
+	a, err := r.Annotate(driver.AnnotateOptions{Symbol: want, Event: f.event, MinPercent: f.minPct,
+		Source: !f.noSource, SourceDir: f.sourceDir})
+	if a != nil {
+		warn(e, "annotate", a.Notes)
+	}
 	if err != nil {
-		return usageErr(err)
-	}
-	hot := hotSymbols(p, ev)
-	var chosen []*hotSymbol
-	if want != "" {
-		for _, h := range hot {
-			if h.sym.Name == want || h.sym.Raw == want {
-				chosen = append(chosen, h)
-			}
-		}
-		if len(chosen) == 0 {
-			return usageErr(symbolNotFound(want, hot))
-		}
-	} else {
-		total := p.Events[ev].Period
-		for _, h := range hot {
-			if total > 0 && 100*float64(h.period)/float64(total) >= f.minPct {
-				chosen = append(chosen, h)
-			}
-		}
-	}
-	code := newCodeReader(f.load.symfs)
-	defer code.close()
-	var results []*annotate.Result
-	skipped := map[string]int{} // reason -> functions
-	for _, h := range chosen {
-		r, err := annotateOne(code, h, p.Events[ev].Name, f.sourceDir)
-		if err != nil {
-			if want != "" {
-				return err
-			}
-			skipped[err.Error()]++
-			continue
-		}
-		results = append(results, r)
-	}
-	for _, n := range code.notes {
-		warnf(e.stderr, "pmc annotate: %s", n)
-	}
-	reasons := make([]string, 0, len(skipped))
-	for r := range skipped {
-		reasons = append(reasons, r)
-	}
-	sort.Strings(reasons)
-	for _, r := range reasons {
-		warnf(e.stderr, "pmc annotate: %d sampled function(s) not annotated: %s", skipped[r], r)
-	}
-	if len(results) == 0 {
-		return errors.New("no function could be annotated (see above); name one with pmc annotate SYMBOL")
+		return err
 	}
 	if f.json {
-		return writeAnnotateJSON(out, results)
+		return writeAnnotateJSON(out, a.Results)
 	}
-	for i, r := range results {
+	for i, r := range a.Results {
 		if i > 0 {
 			fmt.Fprintln(out)
 		}
@@ -193,88 +140,4 @@ func writeAnnotateJSON(w io.Writer, results []*annotate.Result) error {
 	}
 	_, err := io.WriteString(w, "]\n")
 	return err
-}
-
-// pickEvent is the event named (or the first with samples).
-func pickEvent(p *profile.Profile, name string) (int, error) {
-	var names []string
-	for _, ev := range p.Events {
-		if name == "" && ev.Samples > 0 || name != "" && ev.Name == name {
-			return ev.Index, nil
-		}
-		names = append(names, ev.Name)
-	}
-	if name == "" {
-		return 0, errors.New("the file has no samples: record again with a longer workload")
-	}
-	return 0, fmt.Errorf("no event %q in the file: use one of %s", name, strings.Join(names, ", "))
-}
-
-// hotSymbols gathers the samples of event ev per function (the sampled address, Stack[0]),
-// hottest first; unresolved addresses are left out.
-func hotSymbols(p *profile.Profile, ev int) []*hotSymbol {
-	by := map[*profile.Symbol]*hotSymbol{}
-	var out []*hotSymbol
-	for i := range p.Samples {
-		s := &p.Samples[i]
-		if s.Event != ev || len(s.Stack) == 0 {
-			continue
-		}
-		l := s.Stack[0]
-		if l.Sym == nil || l.Sym.Unknown {
-			continue
-		}
-		h := by[l.Sym]
-		if h == nil {
-			h = &hotSymbol{sym: l.Sym, periods: map[uint64]uint64{}}
-			by[l.Sym] = h
-			out = append(out, h)
-		}
-		h.period += s.Period
-		h.samples++
-		h.periods[l.Rel] += s.Period
-	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].period != out[j].period {
-			return out[i].period > out[j].period
-		}
-		return out[i].sym.Name < out[j].sym.Name
-	})
-	return out
-}
-
-// symbolNotFound names the sampled functions closest to want (pmc stat's suggestions for
-// event names), or the hottest when none is close.
-func symbolNotFound(want string, hot []*hotSymbol) error {
-	var names []string
-	for _, h := range hot {
-		names = append(names, h.sym.Name)
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("no sampled function %q: the file has no resolved samples", want)
-	}
-	if s := events.DidYouMean(want, names); s != "" {
-		return fmt.Errorf("no sampled function %q%s", want, s)
-	}
-	return fmt.Errorf("no sampled function %q: the hottest are %s", want, strings.Join(names[:min(5, len(names))], ", "))
-}
-
-// annotateOne disassembles h's function and lays its samples out.
-func annotateOne(code *codeReader, h *hotSymbol, event, sourceDir string) (*annotate.Result, error) {
-	fc, err := code.function(h.sym)
-	if err != nil {
-		return nil, err
-	}
-	in := annotate.Input{Symbol: h.sym.Name, Start: h.sym.Start, DSO: profile.DSOName(h.sym.DSO), Event: event,
-		Insts: fc.insts, Periods: h.periods, Samples: h.samples}
-	if t := h.sym.DSO.Table; t != nil && t.Lines != nil {
-		in.Lines = func(a uint64) (string, int, bool) {
-			f, l := t.Lines.Lookup(a)
-			return f, l, f != ""
-		}
-		if sourceDir != "" {
-			in.Sources = os.DirFS(sourceDir)
-		}
-	}
-	return annotate.Build(in), nil
 }

@@ -82,16 +82,21 @@ func updateAnnotateArchives(t *testing.T) {
 // same symbol (perf ran objdump, pmc its own decoder), and the source lines appear.
 func TestAnnotateAgreesWithPerf(t *testing.T) {
 	updateAnnotateArchives(t)
-	for _, c := range []struct{ file, sym, src string }{
-		{"col.data", "assign", "a[i * cols + j] = (long)(i + j);"},
-		{"col.data", "squares", "a[i * cols + j] = a[i * cols + j] * a[i * cols + j];"},
-		{"col.data", "main", "sum += (uint64_t)a[i];"},
-		{"row.data", "assign", "a[i * cols + j] = (long)(i + j);"},
-		{"row.data", "squares", "a[i * cols + j] = a[i * cols + j] * a[i * cols + j];"},
+	for _, c := range []struct {
+		file, sym, src string
+		perfArgs       []string
+	}{
+		{"col.data", "assign", "a[i * cols + j] = (long)(i + j);", nil},
+		{"col.data", "squares", "a[i * cols + j] = a[i * cols + j] * a[i * cols + j];", nil},
+		{"col.data", "main", "sum += (uint64_t)a[i];", nil},
+		{"row.data", "assign", "a[i * cols + j] = (long)(i + j);", nil},
+		{"row.data", "squares", "a[i * cols + j] = a[i * cols + j] * a[i * cols + j];", nil},
+		// With call chains: a sample counts where it hit, its callers are not read.
+		{"colg.data", "squares", "a[i * cols + j] = a[i * cols + j] * a[i * cols + j];", []string{"--symfs", "symfs"}},
 	} {
 		t.Run(strings.TrimSuffix(c.file, ".data")+"-"+c.sym, func(t *testing.T) {
 			name := "perf-annotate-" + strings.TrimSuffix(c.file, ".data") + "-" + c.sym + ".txt"
-			want := perfGolden(t, name, "annotate", "--stdio", "-i", c.file, "--symbol="+c.sym)
+			want := perfGolden(t, name, append([]string{"annotate", "--stdio", "-i", c.file, "--symbol=" + c.sym}, c.perfArgs...)...)
 			got := pmcOut(t, "annotate", "--symfs", filepath.Join(annotateDir, "symfs"), "--source-dir", "../../workloads/src",
 				"-i", filepath.Join(annotateDir, c.file), c.sym)
 			wr, gr := annotateRows(want), annotateRows(got)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/symbol"
 	"github.com/pmc-tools/pmc/internal/testenv"
 )
@@ -151,11 +152,11 @@ func TestDiffSeveralAndChildren(t *testing.T) {
 // percentages perf gave where the binary was.
 func TestAnnotateFromArchive(t *testing.T) {
 	symfs := filepath.Join(annotateDir, "symfs")
-	p, _, err := loadProfile(&env{stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}},
-		loadOptions{cmd: "test", path: filepath.Join(annotateDir, "col.data"), symfs: symfs, lines: true})
+	r, err := driver.Load(driver.Options{Path: filepath.Join(annotateDir, "col.data"), Symfs: symfs, Lines: true})
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := r.Profile
 	dir := t.TempDir()
 	file := filepath.Join(dir, "col.data")
 	data, err := os.ReadFile(filepath.Join(annotateDir, "col.data"))

@@ -2,18 +2,17 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/profdiff"
-	"github.com/pmc-tools/pmc/internal/profile"
 )
 
 // diffFlags are the raw flag values of `pmc diff`.
 type diffFlags struct {
-	load      loadOptions // kallsyms, symfs; path set per file
+	syms      symbolFlags
 	sort      string
 	compute   string
 	json      bool
@@ -24,7 +23,7 @@ type diffFlags struct {
 }
 
 func newDiffCmd(e *env) *cobra.Command {
-	f := &diffFlags{load: loadOptions{cmd: "diff"}}
+	f := &diffFlags{}
 	cmd := &cobra.Command{
 		Use:   "diff [BASELINE NEW...] [options]",
 		Short: "compare the profiles of perf.data files function by function, like perf diff",
@@ -49,8 +48,7 @@ matches by name alone. With call chains (-g) a second table compares the inclusi
 	fl.BoolVarP(&f.callGraph, "call-graph", "g", false, "also compare children (inclusive) shares (default: when every file has call chains)")
 	fl.StringVarP(&f.output, "output", "o", "", "write to this file instead of stdout")
 	fl.StringVarP(&f.event, "event", "e", "", "compare this event (default: the baseline's first event with samples)")
-	fl.StringVar(&f.load.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
-	fl.StringVar(&f.load.symfs, "symfs", "", "look for the binaries under this directory instead of /")
+	f.syms.add(fl)
 	return cmd
 }
 
@@ -78,7 +76,9 @@ func runDiff(e *env, f *diffFlags, args []string) error {
 		defer of.Abort() // a no-op once closed
 		out = of
 	}
-	files, err := diffFiles(e, f, args)
+	files, warnings, err := driver.Diff(driver.DiffOptions{Load: f.syms.options(""), Paths: args, Event: f.event,
+		CallGraph: f.callGraph, Explicit: f.changed("call-graph")})
+	warn(e, "diff", warnings)
 	if err != nil {
 		return err
 	}
@@ -92,45 +92,4 @@ func runDiff(e *env, f *diffFlags, args []string) error {
 		return err
 	}
 	return of.Close()
-}
-
-// diffFiles loads every file and aggregates the compared event by dso,sym (and, with call
-// chains, with children).
-func diffFiles(e *env, f *diffFlags, args []string) ([]profdiff.File, error) {
-	var files []profdiff.File
-	event := f.event
-	children := true
-	for _, path := range args {
-		lo := f.load
-		lo.path = path
-		p, chains, err := loadProfile(e, lo)
-		if err != nil {
-			return nil, err
-		}
-		ev, err := pickEvent(p, event)
-		if err != nil {
-			return nil, usageErr(fmt.Errorf("%s: %v", path, err))
-		}
-		event = p.Events[ev].Name
-		self, err := profile.Aggregate(p, ev, profile.Options{Sort: []string{"dso", "sym"}})
-		if err != nil {
-			return nil, err
-		}
-		df := profdiff.File{Name: path, Self: self}
-		if chains {
-			if df.Children, err = profile.Aggregate(p, ev, profile.Options{Sort: []string{"dso", "sym"}, Children: true}); err != nil {
-				return nil, err
-			}
-		} else if f.callGraph {
-			return nil, usageErr(fmt.Errorf("%s has no call chains: record it with -g (or leave -g out)", path))
-		}
-		children = children && chains
-		files = append(files, df)
-	}
-	if !children || (f.changed("call-graph") && !f.callGraph) {
-		for i := range files {
-			files[i].Children = nil
-		}
-	}
-	return files, nil
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,13 +10,13 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/outfile"
-	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/proffmt"
 	"github.com/pmc-tools/pmc/internal/profile"
-	"github.com/pmc-tools/pmc/internal/profile/fromperf"
 	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
@@ -35,8 +34,7 @@ type reportFlags struct {
 	pprof        string
 	html         string
 	output       string
-	kallsyms     string
-	symfs        string
+	syms         symbolFlags
 	changed      func(string) bool
 }
 
@@ -50,7 +48,10 @@ command, shared object and symbol the way perf report --stdio does, with the sam
 percentages. Call graphs are shown when the file has call chains (-g=false hides them),
 with a Children column unless --no-children. Symbols come from the binaries the file names
 when their build-ids match, else from the archive pmc record --embed-symbols wrote beside
-the file (FILE.pmcsym); kernel symbols from /proc/kallsyms (or --kallsyms FILE).
+the file (FILE.pmcsym). Kernel symbols come from --kallsyms FILE or --vmlinux FILE, else
+the archive, else /proc/kallsyms when the running kernel is the recorded one (same
+build-id, or the file names none), as perf report decides: a recording of another kernel
+keeps its kernel addresses.
 Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (flame graph).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -71,9 +72,42 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.StringVar(&f.pprof, "pprof", "", "write a gzipped pprof profile to this file")
 	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
 	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
-	fl.StringVar(&f.kallsyms, "kallsyms", "", "kernel symbols from this file instead of /proc/kallsyms")
-	fl.StringVar(&f.symfs, "symfs", "", "look for the binaries under this directory instead of /")
+	f.syms.add(fl)
 	return cmd
+}
+
+// symbolFlags are where report, annotate and diff find symbols (perf's --symfs,
+// --kallsyms and --vmlinux).
+type symbolFlags struct {
+	symfs, kallsyms, vmlinux string
+}
+
+func (s *symbolFlags) add(fl *pflag.FlagSet) {
+	fl.StringVar(&s.kallsyms, "kallsyms", "", "kernel symbols from this kallsyms file (whatever kernel was recorded)")
+	fl.StringVarP(&s.vmlinux, "vmlinux", "k", "", "kernel symbols from this kernel image (its build-id must be the recorded kernel's)")
+	fl.StringVar(&s.symfs, "symfs", "", "look for the binaries under this directory instead of / (and not at this machine's kernel)")
+}
+
+// options are the driver's options for the recording at path.
+func (s *symbolFlags) options(path string) driver.Options {
+	return driver.Options{Path: path, Symfs: s.symfs, Kallsyms: s.kallsyms, Vmlinux: s.vmlinux,
+		Machine: func() driver.Machine { return machine() }}
+}
+
+// load runs the driver and says its warnings on e's stderr, as pmc cmd.
+func load(e *env, cmd string, o driver.Options) (*driver.Result, error) {
+	r, err := driver.Load(o)
+	if err != nil {
+		return nil, err
+	}
+	warn(e, cmd, r.Warnings)
+	return r, nil
+}
+
+func warn(e *env, cmd string, warnings []string) {
+	for _, w := range warnings {
+		warnf(e.stderr, "pmc %s: %s", cmd, w)
+	}
 }
 
 // reportOutputs are the files a report writes, all opened before the input is read.
@@ -164,9 +198,9 @@ func runReport(e *env, f *reportFlags) error {
 	// The text and JSON reports aggregate the samples as they are read; only the exports
 	// keep them.
 	var agg *profile.Aggregator
-	lo := loadOptions{cmd: "report", path: f.input, kallsyms: f.kallsyms, symfs: f.symfs, lines: lines,
-		keep: f.folded || f.pprof != "" || f.html != ""}
-	lo.aggregate = func(hasChains bool) (*profile.Aggregator, error) {
+	lo := f.syms.options(f.input)
+	lo.Lines, lo.Keep = lines, f.folded || f.pprof != "" || f.html != ""
+	lo.Aggregate = func(hasChains bool) (*profile.Aggregator, error) {
 		if !text && !f.json {
 			return nil, nil
 		}
@@ -185,10 +219,11 @@ func runReport(e *env, f *reportFlags) error {
 		agg = a
 		return a, nil
 	}
-	p, _, err := loadProfile(e, lo)
+	r, err := load(e, "report", lo)
 	if err != nil {
 		return err
 	}
+	p := r.Profile
 	if err := writeReports(out, p, agg, f, text); err != nil {
 		return err
 	}
@@ -233,172 +268,19 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 	return nil
 }
 
-// loadOptions say which perf.data file to load and where its symbols come from; report,
-// annotate and diff share them (flags -i, --kallsyms, --symfs).
-type loadOptions struct {
-	cmd      string // the command, for its warnings ("pmc report: ...")
-	path     string
-	kallsyms string
-	symfs    string
-	lines    bool // read DWARF line tables
-	// aggregate, told whether the file has call chains, gives the Aggregator the samples
-	// stream into as they are read (nil, or a nil one: none, the profile keeps them);
-	// keep keeps them in the profile too.
-	aggregate func(hasChains bool) (*profile.Aggregator, error)
-	keep      bool
-}
+// What pmc record --embed-symbols uses of the driver, until it moves to its own package.
 
-// loadProfile reads a perf.data file into a profile, resolving symbols on this machine
-// (binaries, kernel) and from the archive beside the file. Problems with symbols go to
-// stderr once each; problems with the file are the error.
-func loadProfile(e *env, lo loadOptions) (*profile.Profile, bool, error) {
-	path, kallsyms, symfs := lo.path, lo.kallsyms, lo.symfs
-	pf, err := perfdata.Open(path)
-	if err != nil {
-		return nil, false, reportFileErr(path, err)
-	}
-	defer pf.Close()
-	hasChains := false
-	for _, ev := range pf.Events {
-		hasChains = hasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
-	}
-	var agg *profile.Aggregator
-	if lo.aggregate != nil {
-		if agg, err = lo.aggregate(hasChains); err != nil {
-			return nil, false, err
-		}
-	}
-	if symfs == "" {
-		symfs = "/"
-	}
-	res := symbol.NewResolver(os.DirFS(symfs))
-	res.NoLines = !lo.lines
-	a, err := symbol.OpenArchiveFile(symbol.ArchivePath(path))
-	if err != nil {
-		warnf(e.stderr, "pmc %s: %v (ignored)", lo.cmd, err)
-	}
-	res.Archive = a
-	// The archive's kernel symbols are the recording machine's: they win over this
-	// machine's /proc/kallsyms (not over an explicit --kallsyms).
-	var kernelErr error
-	if kallsyms != "" || !archiveHasKernel(a) {
-		// Read the kernel's symbols beside the records when the file may sample the kernel.
-		wait := func() (*symbol.Table, error) { return readKernel(machine(), kallsyms) }
-		if samplesKernel(pf) {
-			wait = prefetchKernel(kallsyms)
-			defer wait() // never outlive the report
-		}
-		res.LoadKernel = func() (*symbol.Table, error) {
-			t, err := wait()
-			kernelErr = err
-			return t, err
-		}
-	}
-	b := profile.NewBuilder(res)
-	if agg != nil {
-		b.Stream(agg, lo.keep)
-	}
-	if err := fromperf.Feed(pf, b); err != nil {
-		return nil, false, reportFileErr(path, err)
-	}
-	p := b.Profile()
-	symbolWarnings(e.stderr, lo.cmd, p, kernelErr)
-	return p, hasChains, nil
-}
-
-func reportFileErr(path string, err error) error {
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("%s: no such file: record one with pmc record -- COMMAND (or name it with -i FILE)", path)
-	case errors.Is(err, perfdata.ErrUnsupported):
-		return fmt.Errorf("%s: %v", path, err)
-	}
-	var fe *perfdata.FormatError
-	if errors.As(err, &fe) {
-		return fmt.Errorf("%s: not a readable perf.data file (%v): record it again", path, err)
-	}
-	return fmt.Errorf("%s: %w", path, err)
-}
-
-// prefetchKernel starts reading the kernel's symbols (readKernel) in the background; the
-// function it returns waits for them.
-func prefetchKernel(kallsyms string) func() (*symbol.Table, error) {
-	m := machine()
-	done := make(chan struct{})
-	var t *symbol.Table
-	var err error
-	go func() {
-		defer close(done)
-		t, err = readKernel(m, kallsyms)
-	}()
-	return func() (*symbol.Table, error) {
-		<-done
-		return t, err
-	}
-}
-
-// samplesKernel says whether some event of f may have sampled kernel addresses.
-func samplesKernel(f *perfdata.File) bool {
-	for _, ev := range f.Events {
-		if ev.Attr.Flags&perfdata.FlagExcludeKernel == 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// loadKernel gives res the kernel's symbols now; the error says why there are none.
-func loadKernel(res *symbol.Resolver, kallsyms string) error {
-	t, err := readKernel(machine(), kallsyms)
-	if err != nil {
-		return err
-	}
-	res.Kernel = t
-	return nil
-}
-
-// readKernel reads the kernel's symbols from the kallsyms file (m's /proc/kallsyms when "");
-// the error says why there are none.
-func readKernel(m *host.Machine, kallsyms string) (*symbol.Table, error) {
-	if kallsyms != "" {
-		data, err := os.ReadFile(kallsyms)
-		if err != nil {
-			return nil, err
-		}
-		return symbol.ParseKallsyms(data)
-	}
-	text, err := m.KallsymsText()
-	if err != nil {
-		return nil, err
-	}
-	return symbol.ParseKallsymsText(text)
-}
-
-func archiveHasKernel(a *symbol.Archive) bool {
-	if a == nil {
-		return false
-	}
-	for _, t := range a.Tables() {
-		if t.Kind == symbol.KindKernel {
-			return true
-		}
-	}
-	return false
-}
+// readKernel reads the running kernel's symbols (m's /proc/kallsyms).
+func readKernel(m *host.Machine, _ string) (*symbol.Table, error) { return driver.RunningKernel(m) }
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.
 func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error) {
-	for _, d := range p.Sampled {
-		if d.Table != nil || d.Name == profile.Unknown || strings.HasPrefix(d.Name, "[") && !d.Kernel {
-			continue
-		}
-		switch {
-		case d.Kernel && kernelErr != nil:
-			warnf(w, "pmc %s: no kernel symbols (%v): kernel samples show addresses", cmd, kernelErr)
-		case d.Kernel:
-			warnf(w, "pmc %s: no symbols for %s: its samples show addresses", cmd, d.Name)
-		default:
-			warnf(w, "pmc %s: no symbols for %s (%v): its samples show addresses; pmc record --embed-symbols keeps them", cmd, d.Name, d.Err)
-		}
+	for _, s := range driver.SymbolWarnings(p, kernelErr) {
+		warnf(w, "pmc %s: %s", cmd, s)
 	}
+}
+
+// keepCode adds the sampled functions' machine code to the tables (driver.KeepCode).
+func keepCode(p *profile.Profile, tables []*symbol.Table, symfs string) []*symbol.Table {
+	return driver.KeepCode(p, tables, symfs)
 }

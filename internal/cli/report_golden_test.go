@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/golden"
 	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/profile/fromperf"
@@ -90,9 +91,11 @@ func writeTestArchive(t *testing.T, file string) {
 	}
 	defer pf.Close()
 	res := symbol.NewResolver(os.DirFS("/"))
-	if err := loadKernel(res, ""); err != nil {
+	k, err := driver.RunningKernel(machine())
+	if err != nil {
 		t.Fatal(err)
 	}
+	res.Kernel = k
 	p, err := fromperf.Build(pf, res)
 	if err != nil {
 		t.Fatal(err)

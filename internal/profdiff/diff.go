@@ -200,6 +200,11 @@ func (d *Diff) key(e *profile.Entry) (key, dso string) {
 		sym = "[.] " + sym
 	}
 	dso = profile.DSOName(e.DSO)
+	if e.Kernel && e.Sym.Unknown && e.DSO.BuildID != "" {
+		// An address names a function of one kernel build only: two recordings of
+		// different kernels share no unresolved kernel row.
+		sym += "\x00" + e.DSO.BuildID
+	}
 	switch {
 	case d.Match == MatchSym:
 		return sym, ""

@@ -7,6 +7,8 @@
 // symbol), "sym" (symbol alone, perf diff --sort symbol), or pmc's default "main": the
 // symbols of the main programs (executables, not shared libraries or the kernel) by name
 // alone, so ./naive vs ./interchange give one row per function, and everything else by
-// shared object and name. With call chains, the inclusive (children) shares get a second
-// table. Writers: perf-like text and JSON (schema pmc.diff/v1, docs/json-schema.md).
+// shared object and name. An unresolved kernel address is matched only within one kernel
+// build-id (the same address of another kernel is another function). With call chains, the
+// inclusive (children) shares get a second table. Writers: perf-like text and JSON (schema
+// pmc.diff/v1, docs/json-schema.md).
 package profdiff
