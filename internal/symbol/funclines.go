@@ -154,6 +154,9 @@ func newPrefixSection(s *elf.Section) *prefixSection {
 
 // at returns n bytes from offset off.
 func (p *prefixSection) at(off, n uint64) ([]byte, error) {
+	if off > p.s.Size || n > p.s.Size-off {
+		return nil, fmt.Errorf("%d bytes at %#x: past the end of %s (%d bytes)", n, off, p.s.Name, p.s.Size)
+	}
 	if p.z == nil {
 		b := make([]byte, n)
 		_, err := p.s.ReadAt(b, int64(off))

@@ -2,8 +2,12 @@ package symbol
 
 import (
 	"bytes"
+	"debug/elf"
+	"encoding/binary"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
 	"testing"
 )
@@ -95,5 +99,38 @@ func FuzzArchive(f *testing.F) {
 			}
 			tab.Resolve(0x10)
 		}
+	})
+}
+
+// FuzzUnitLines: one unit's line table, and a kernel image's symbols, from any ELF file.
+func FuzzUnitLines(f *testing.F) {
+	if data, err := os.ReadFile("/bin/true"); err == nil {
+		f.Add(data, uint64(0x1000))
+	}
+	if _, err := exec.LookPath("cc"); err == nil {
+		p := filepath.Join(f.TempDir(), "prog")
+		if exec.Command("cc", "-g", "-O1", "-gz=zlib", "-o", p, filepath.Join("testdata", "prog.c"), filepath.Join("testdata", "unit2.c")).Run() == nil {
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data, uint64(0x1140))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte, addr uint64) {
+		if ef, err := elf.NewFile(bytes.NewReader(data)); err == nil {
+			u := newUnits(ef)
+			u.lines(addr)
+			u.lines(addr + 0x40)
+		}
+		LoadVmlinux(bytes.NewReader(data))
+	})
+}
+
+// FuzzAranges: .debug_aranges of any bytes.
+func FuzzAranges(f *testing.F) {
+	f.Add([]byte("\x2c\x00\x00\x00\x02\x00\x00\x00\x00\x00\x08\x00\x00\x00\x00\x00\x00\x10\x00\x00\x00\x00\x00\x00\x20\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00"), uint64(0x1010))
+	f.Add([]byte("\xff\xff\xff\xff\x10\x00\x00\x00\x00\x00\x00\x00"), uint64(0))
+	f.Fuzz(func(t *testing.T, data []byte, addr uint64) {
+		arangesUnit(data, binary.LittleEndian, addr)
+		arangesUnit(data, binary.BigEndian, addr)
 	})
 }
