@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"debug/elf"
 	"errors"
 	"fmt"
 	"os"
@@ -181,7 +182,7 @@ func annotateOne(code *symbol.CodeReader, h *hotSymbol, event string, o Annotate
 	if !ok {
 		return nil, nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, fc.Machine)
 	}
-	opt := &disasm.Options{Mapping: mapSyms(fc.Maps)}
+	opt := &disasm.Options{Mapping: mapping(fc)}
 	if t := sym.DSO.Table; t != nil {
 		opt.Symbols = func(a uint64) (string, uint64, bool) {
 			s := t.Lookup(a)
@@ -207,9 +208,17 @@ func annotateOne(code *symbol.CodeReader, h *hotSymbol, event string, o Annotate
 	return annotate.Build(in), fc.Archived, nil
 }
 
-func mapSyms(maps []symbol.CodeMap) []disasm.MapSym {
+// mapping is the ARM mapping symbols of a function's file (disasm tells ARM from Thumb
+// code and data by them).
+func mapping(fc *symbol.FuncCode) []disasm.MapSym {
+	if fc.Machine != elf.EM_ARM {
+		return nil
+	}
+	if fc.ELFSymbols != nil {
+		return disasm.Mapping(fc.ELFSymbols)
+	}
 	var out []disasm.MapSym
-	for _, m := range maps {
+	for _, m := range fc.Maps {
 		out = append(out, disasm.MapSym{Addr: m.Addr, Kind: m.Kind})
 	}
 	return out

@@ -36,9 +36,9 @@ func KeepCode(p *profile.Profile, tables []*symbol.Table, symfsDir string) []*sy
 				k.Machine, k.Code, k.CodeMaps = uint16(fc.Machine), nil, nil
 			}
 			k.Code = append(k.Code, symbol.Code{Addr: s.Start, Bytes: fc.Bytes})
-			for _, m := range fc.Maps {
+			for _, m := range mapping(fc) {
 				if m.Addr >= s.Start && m.Addr < s.Start+s.Size {
-					k.CodeMaps = append(k.CodeMaps, m)
+					k.CodeMaps = append(k.CodeMaps, symbol.CodeMap{Addr: m.Addr, Kind: m.Kind})
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -155,6 +156,7 @@ func addSymbols(t *Table, f *elf.File) error {
 		return fmt.Errorf("reading ELF symbols: %w", err)
 	}
 	thumb := f.Machine == elf.EM_ARM
+	t.Syms = slices.Grow(t.Syms, len(syms))
 	for _, s := range syms {
 		typ := elf.ST_TYPE(s.Info)
 		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC {

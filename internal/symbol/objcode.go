@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"sort"
 	"strings"
 )
 
@@ -24,7 +23,10 @@ type FuncCode struct {
 	Machine elf.Machine
 	Value   uint64    // the function's ELF symbol value (bit 0 set: Thumb)
 	Bytes   []byte    // [start, start+size)
-	Maps    []CodeMap // the file's ARM mapping symbols ($a, $t, $d), sorted by address
+	Maps    []CodeMap // code from the archive: the ARM mapping symbols ($a, $t, $d) kept
+	// ELFSymbols is the binary's symbol table when the code comes from it (an ARM file's
+	// mapping symbols are among them).
+	ELFSymbols []elf.Symbol
 	// Archived, when the bytes come from the symbol archive, says why the binary could not
 	// be used.
 	Archived error
@@ -44,7 +46,6 @@ type object struct {
 	closer io.Closer
 	info   ELFInfo
 	syms   []elf.Symbol
-	maps   []CodeMap
 	err    error
 	gone   bool // the recorded binary is missing or changed: the archive's code may stand in
 	lines  map[uint64]*Lines
@@ -118,27 +119,7 @@ func (c *CodeReader) openELF(o Object) *object {
 	}
 	ob := &object{f: f, closer: fh, info: info, lines: map[uint64]*Lines{}}
 	ob.syms, _ = f.Symbols()
-	if f.Machine == elf.EM_ARM {
-		ob.maps = mappingSymbols(ob.syms)
-	}
 	return ob
-}
-
-// mappingSymbols are the ARM mapping symbols ($a, $t, $d, also "$d.1"...) of an ELF symbol
-// table, sorted by address.
-func mappingSymbols(syms []elf.Symbol) []CodeMap {
-	var out []CodeMap
-	for _, s := range syms {
-		if len(s.Name) < 2 || s.Name[0] != '$' || (len(s.Name) > 2 && s.Name[2] != '.') {
-			continue
-		}
-		switch k := s.Name[1]; k {
-		case 'a', 't', 'd':
-			out = append(out, CodeMap{s.Value, k})
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
-	return out
 }
 
 // Function reads the code of the function [start, start+size) of o from its binary or, when
@@ -165,7 +146,7 @@ func (c *CodeReader) Function(o Object, start, size uint64, name string) (*FuncC
 		}
 		return nil, ob.err
 	}
-	fc := &FuncCode{Machine: ob.f.Machine, Value: start, Maps: ob.maps}
+	fc := &FuncCode{Machine: ob.f.Machine, Value: start, ELFSymbols: ob.syms}
 	for _, sec := range ob.f.Sections {
 		if sec.Type == elf.SHT_PROGBITS && start >= sec.Addr && start+size <= sec.Addr+sec.Size {
 			fc.Bytes = make([]byte, size)
