@@ -2,6 +2,7 @@ package driver
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,14 +95,14 @@ func (k *kernel) choose(id string) (source, *symbol.Table, error) {
 		return fromArchive, t, nil
 	}
 	if k.symfs {
-		return fromNone, nil, fmt.Errorf("with --symfs the running kernel's symbols are not used (as perf does not); give the recorded kernel's with --kallsyms FILE or --vmlinux FILE")
+		return fromNone, nil, errors.New("with --symfs the running kernel's symbols are not used (as perf does not); give the recorded kernel's with --kallsyms FILE or --vmlinux FILE")
 	}
 	if id == "" {
 		return fromRunning, nil, nil // perf's last resort: the file names no kernel
 	}
 	if !k.runningRead {
 		k.runningRead = true
-		k.running, k.runningErr = "", fmt.Errorf("no machine to compare it with")
+		k.running, k.runningErr = "", errors.New("no machine to compare it with")
 		if k.machine != nil {
 			k.running, k.runningErr = k.machine().KernelBuildID()
 		}
@@ -153,7 +154,7 @@ func (k *kernel) start(src source) *kernelLoad {
 	var m Machine
 	if src == fromRunning {
 		if k.machine == nil {
-			l.err = fmt.Errorf("no machine to read /proc/kallsyms of")
+			l.err = errors.New("no machine to read /proc/kallsyms of")
 			close(l.done)
 			return l
 		}
