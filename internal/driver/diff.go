@@ -5,6 +5,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/profdiff"
 	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
 // DiffOptions say which files pmc diff compares and how.
@@ -26,9 +27,11 @@ func Diff(o DiffOptions) ([]profdiff.File, []string, error) {
 	var warnings []string
 	event := o.Event
 	children := true
+	shared := &symbol.Shared{} // the files name the same libraries: each is read once
 	for _, path := range o.Paths {
 		lo := o.Load
-		lo.Path = path
+		lo.Path, lo.Shared = path, shared
+		lo.IPOnly = o.Explicit && !o.CallGraph // -g=false: no children, no callers to resolve
 		r, err := Load(lo)
 		if err != nil {
 			return nil, warnings, err

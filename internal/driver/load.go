@@ -39,6 +39,9 @@ type Options struct {
 	// Keep keeps them in the profile too.
 	Aggregate func(hasChains bool) (*profile.Aggregator, error)
 	Keep      bool
+	// Shared, when set, shares the tables of DSOs with build-ids between loads (the files
+	// of one diff).
+	Shared *symbol.Shared
 }
 
 // Result is a loaded recording.
@@ -71,6 +74,7 @@ func Load(o Options) (*Result, error) {
 	}
 	r.res = symbol.NewResolver(symfs(o.Symfs))
 	r.res.NoLines = !o.Lines
+	r.res.Shared = o.Shared
 	a, err := symbol.OpenArchiveFile(symbol.ArchivePath(o.Path))
 	if err != nil {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("%v (ignored)", err))

@@ -37,9 +37,20 @@ type Resolver struct {
 	// NoLines skips DWARF line tables (Table.Lines stays nil): for reports that show no
 	// source lines. Debug files are then read only for the symbols a stripped binary lacks.
 	NoLines bool
+	// Shared, when set, holds Tables several Resolvers share (pmc diff's recordings name
+	// the same libraries): a binary is read once for all of them.
+	Shared *Shared
 
 	mu    sync.Mutex
 	cache map[string]*entry
+}
+
+// Shared is a cache of Tables by path, build-id and line-table choice, for Resolvers that
+// read the same FS. Only tables read from the FS are shared: the kernel's, the archives'
+// and failures depend on each recording.
+type Shared struct {
+	mu sync.Mutex
+	m  map[string]*Table
 }
 
 type entry struct {
@@ -69,8 +80,27 @@ func (r *Resolver) Open(p, buildID string) (*Table, error) {
 	if e, ok := r.cache[key]; ok {
 		return e.t, e.err
 	}
+	shared := r.Shared != nil && !strings.HasPrefix(p, KernelName)
+	skey := fmt.Sprintf("%s\x00%s\x00%v", p, strings.ToLower(buildID), r.NoLines)
+	if shared {
+		r.Shared.mu.Lock()
+		t, ok := r.Shared.m[skey]
+		r.Shared.mu.Unlock()
+		if ok {
+			r.cache[key] = &entry{t, nil}
+			return t, nil
+		}
+	}
 	t, err := r.open(p, buildID)
 	r.cache[key] = &entry{t, err}
+	if shared && err == nil && t != nil && t.Source != "archive" {
+		r.Shared.mu.Lock()
+		if r.Shared.m == nil {
+			r.Shared.m = map[string]*Table{}
+		}
+		r.Shared.m[skey] = t
+		r.Shared.mu.Unlock()
+	}
 	return t, err
 }
 

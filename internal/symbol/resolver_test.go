@@ -2,6 +2,7 @@ package symbol
 
 import (
 	"bytes"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -235,5 +236,57 @@ func TestPerfMap(t *testing.T) {
 	}
 	if _, err := ParsePerfMap([]byte("hello\n")); err == nil {
 		t.Error("garbage accepted")
+	}
+}
+
+// countFS counts the opens of each file.
+type countFS struct {
+	fs.FS
+	opens map[string]int
+}
+
+func (c *countFS) Open(name string) (fs.File, error) {
+	c.opens[name]++
+	return c.FS.Open(name)
+}
+
+// TestShared: Resolvers with one Shared read a binary once; the archive's tables and the
+// kernel's are each Resolver's own.
+func TestShared(t *testing.T) {
+	full := compile(t, "cc", "prog.c", "prog", "-O1")
+	root := t.TempDir()
+	put(t, root, "opt/app/prog", full)
+	cfs := &countFS{FS: os.DirFS(root), opens: map[string]int{}}
+	sh := &Shared{}
+	kernel := &Table{Kind: KindKernel}
+	var tabs []*Table
+	for i := 0; i < 3; i++ {
+		r := &Resolver{FS: cfs, Shared: sh, KernelTable: func(string) (*Table, error) { return kernel, nil }}
+		tab, err := r.Open("/opt/app/prog", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tabs = append(tabs, tab)
+		if k, _ := r.Open(KernelName, ""); k != kernel {
+			t.Errorf("resolver %d: the kernel's table is not its own", i)
+		}
+	}
+	if cfs.opens["opt/app/prog"] != 1 || tabs[0] != tabs[1] || tabs[1] != tabs[2] {
+		t.Errorf("the binary was opened %d times for 3 resolvers", cfs.opens["opt/app/prog"])
+	}
+	// A table from an archive is not shared: another recording may have another archive.
+	var buf bytes.Buffer
+	if err := WriteArchive(&buf, []*Table{{Path: "/opt/gone", Kind: KindDyn, Syms: []Sym{{Addr: 0x1000, Size: 16, Name: "f"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenArchive(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab, err := (&Resolver{FS: cfs, Shared: sh, Archive: a}).Open("/opt/gone", ""); err != nil || tab.Source != "archive" {
+		t.Fatalf("from the archive: %v %v", tab, err)
+	}
+	if tab, err := (&Resolver{FS: cfs, Shared: sh}).Open("/opt/gone", ""); err == nil {
+		t.Errorf("a recording without the archive got its table: %v", tab)
 	}
 }
