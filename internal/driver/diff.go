@@ -50,7 +50,7 @@ func Diff(o DiffOptions) ([]profdiff.File, []string, error) {
 			return nil, warnings, err
 		}
 		df := profdiff.File{Name: path, Self: self}
-		if r.HasChains {
+		if r.HasChains && !lo.IPOnly {
 			if df.Children, err = profile.Aggregate(p, ev, profile.Options{Sort: []string{"dso", "sym"}, Children: true}); err != nil {
 				return nil, warnings, err
 			}
