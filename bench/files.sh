@@ -86,6 +86,8 @@ lines += [
      ["perf", "annotate", "--stdio", "--no-source", "-i", f("deep"), "leaf"]),
     ("diff user pmc", [pmc, "diff", f("user"), f("pmc")], ["perf", "diff", f("user"), f("pmc")]),
     ("diff system foreign", [pmc, "diff", f("system"), f("foreign")], ["perf", "diff", f("system"), f("foreign")]),
+    ("diff -g=false deep2 deep", [pmc, "diff", "-g=false", f("deep2"), f("deep")], ["perf", "diff", f("deep2"), f("deep")]),
+    # perf diff has no children table: pmc does more here.
     ("diff -g deep2 deep", [pmc, "diff", "-g", f("deep2"), f("deep")], ["perf", "diff", f("deep2"), f("deep")]),
 ]
 
