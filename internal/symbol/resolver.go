@@ -160,6 +160,14 @@ func (r *Resolver) openELF(p, buildID string) (*Table, error) {
 	if buildID != "" && info.BuildID != "" && info.BuildID != buildID {
 		return nil, fmt.Errorf("%s: build-id %s, the recording saw %s (the file changed since)", p, info.BuildID, buildID)
 	}
+	if !info.HasSymtab && !info.HasDWARF {
+		// A stripped binary (a distribution's libc): its debug file has the symbols, and
+		// its own .dynsym is read only when there is none.
+		if dbg := r.debugFile(p, info); dbg != nil && dbg.Source == "symtab" && len(dbg.Syms) > 0 {
+			return &Table{Path: p, BuildID: info.BuildID, Kind: info.Kind, Segments: info.Segments,
+				Syms: dbg.Syms, Lines: dbg.Lines, Source: dbg.Path}, nil
+		}
+	}
 	t, err := loadELF(ra, !r.NoLines)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", p, err)
