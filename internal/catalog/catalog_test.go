@@ -124,7 +124,7 @@ func TestGenericTargetsExistInTheirTable(t *testing.T) {
 			t.Fatalf("%s: %d generic names", tb.Name, len(gen))
 		}
 		for name, m := range gen {
-			if _, recorded := tb.generic[name]; !recorded {
+			if _, recorded := tb.mapping(name); !recorded {
 				t.Errorf("%s: generic.json does not record %s (supported or not)", tb.Name, name)
 			}
 			if !m.Supported {

@@ -18,3 +18,5 @@
 // tables at run time (pmc --event-file) in the pmu-events array format or the Intel perfmon
 // {"Header":...,"Events":[...]} format.
 package catalog
+
+//go:generate go run ./gen

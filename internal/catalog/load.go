@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"bytes"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,11 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
-
-//go:embed data
-var dataFS embed.FS
 
 // ErrFormat marks an event file pmc cannot read.
 var ErrFormat = errors.New("bad event table")
@@ -79,20 +74,15 @@ type matchRule struct {
 	Models            string // "0x00-0x0f"
 }
 
-// Load reads the embedded catalog.
-//
-// The embedded tables are parsed once per process; every call returns the same Catalog, which
-// nothing modifies after loading (LoadExtra builds a new Table and leaves the Catalog as it is).
-func Load() (*Catalog, error) { return loadEmbedded() }
+// Load returns the built-in catalog: the tables of data/, parsed when pmc was built
+// (tables_gen.go), so nothing is read or parsed at run time. Every call returns the same
+// Catalog, which nothing modifies (LoadExtra builds a new Table and leaves it as it is).
+// The error is always nil; it stays for the callers written when the tables were parsed
+// at run time.
+func Load() (*Catalog, error) { return &builtin, nil }
 
-var loadEmbedded = sync.OnceValues(func() (*Catalog, error) {
-	root, err := fs.Sub(dataFS, "data")
-	if err != nil {
-		return nil, err
-	}
-	return load(root)
-})
-
+// load parses the JSON tables of root (data/: mapfile.json and a folder per table): what
+// go generate turns into tables_gen.go.
 func load(root fs.FS) (*Catalog, error) {
 	raw, err := fs.ReadFile(root, "mapfile.json")
 	if err != nil {
@@ -104,13 +94,13 @@ func load(root fs.FS) (*Catalog, error) {
 	if err := dec.Decode(&entries); err != nil {
 		return nil, fmt.Errorf("catalog: mapfile.json: %w: %v", ErrFormat, err)
 	}
-	c := &Catalog{byName: map[string]*Table{}}
+	c := &Catalog{}
 	for _, m := range entries {
 		t := &Table{Name: m.Name, Title: m.Title, Arch: m.Arch, Std: m.Std, CodeBits: m.CodeBits,
 			Counters: m.Counters, IssueWidth: m.IssueWidth, match: m.Match}
 		var std *Table
 		if m.Std != "" {
-			if std = c.byName[m.Std]; std == nil {
+			if std = c.byName(foldName(m.Std)); std == nil {
 				return nil, fmt.Errorf("catalog: table %s: standard table %q must come earlier in mapfile.json", m.Name, m.Std)
 			}
 		}
@@ -127,11 +117,10 @@ func load(root fs.FS) (*Catalog, error) {
 		if errs := t.check(); len(errs) > 0 {
 			return nil, fmt.Errorf("catalog: %s: %w", m.Dir, errors.Join(errs...))
 		}
-		if c.byName[foldName(t.Name)] != nil {
+		if c.byName(foldName(t.Name)) != nil {
 			return nil, fmt.Errorf("catalog: table %s listed twice", t.Name)
 		}
 		c.tables = append(c.tables, t)
-		c.byName[foldName(t.Name)] = t
 	}
 	return c, nil
 }
@@ -156,7 +145,7 @@ func (t *Table) readEvents(fsys fs.FS, std *Table) error {
 		return fmt.Errorf("%w: no .json event files", ErrFormat)
 	}
 	sort.Strings(files)
-	t.byName = map[string]int{}
+	seen := map[string]bool{}
 	for _, f := range files {
 		raw, err := readLimited(fsys, f)
 		if err != nil {
@@ -175,13 +164,15 @@ func (t *Table) readEvents(fsys fs.FS, std *Table) error {
 				continue
 			}
 			key := foldName(e.Name)
-			if _, dup := t.byName[key]; dup {
+			if seen[key] {
 				return fmt.Errorf("%s: %w: event %s defined twice", f, ErrFormat, e.Name)
 			}
-			t.byName[key] = len(t.events)
+			seen[key] = true
+			t.names = append(t.names, nameKey{Key: key, Index: len(t.events)})
 			t.events = append(t.events, *e)
 		}
 	}
+	sort.Slice(t.names, func(i, j int) bool { return t.names[i].Key < t.names[j].Key })
 	return nil
 }
 
@@ -266,7 +257,7 @@ func parseCode(s string) (uint64, error) {
 }
 
 func (t *Table) readGeneric(fsys fs.FS) error {
-	t.generic = map[string]Mapping{}
+	t.generic = nil
 	raw, err := fs.ReadFile(fsys, "generic.json")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -285,7 +276,7 @@ func (t *Table) readGeneric(fsys fs.FS) error {
 		if !ok || canon != g.Generic {
 			return fmt.Errorf("generic.json: %w: %q is not a canonical perf generic name", ErrFormat, g.Generic)
 		}
-		if _, dup := t.generic[canon]; dup {
+		if _, dup := t.mapping(canon); dup {
 			return fmt.Errorf("generic.json: %w: %s listed twice", ErrFormat, canon)
 		}
 		m := Mapping{Generic: canon, Kind: GenericKind(canon), Caveat: g.Caveat}
@@ -300,7 +291,11 @@ func (t *Table) readGeneric(fsys fs.FS) error {
 			}
 			m.Supported, m.Event = true, e
 		}
-		t.generic[canon] = m
+		// Insert in order: mapping's binary search (and the dup check above) needs it.
+		i := sort.Search(len(t.generic), func(i int) bool { return t.generic[i].Generic >= canon })
+		t.generic = append(t.generic, Mapping{})
+		copy(t.generic[i+1:], t.generic[i:])
+		t.generic[i] = m
 	}
 	return nil
 }

@@ -11,7 +11,6 @@ import (
 // Catalog is the set of known event tables.
 type Catalog struct {
 	tables []*Table
-	byName map[string]*Table
 }
 
 // Table is the event list of one CPU (or of an architecture's standard events).
@@ -28,10 +27,18 @@ type Table struct {
 	// of IPC); 0 when not recorded.
 	IssueWidth float64
 
+	// The fields below have no maps, so that the built-in tables (tables_gen.go) are
+	// static data: nothing runs to build them when pmc starts.
 	events  []Event
-	byName  map[string]int
-	generic map[string]Mapping
+	names   []nameKey // every event's folded name and index, sorted by name: Lookup's index
+	generic []Mapping // what generic.json records, sorted by Generic
 	match   []matchRule
+}
+
+// nameKey is one entry of Table.names.
+type nameKey struct {
+	Key   string // foldName of the event's name
+	Index int
 }
 
 // Counters describes a CPU's PMU counters, as its manual gives them (PMCR.N on Arm cores).
@@ -65,11 +72,11 @@ func (c *Catalog) Tables() []*Table { return append([]*Table(nil), c.tables...) 
 // case-insensitively; "zen3"/"zen4" and "intel" are accepted for the x86 tables.
 func (c *Catalog) ByName(name string) (*Table, bool) {
 	n := foldName(name)
-	if t, ok := c.byName[n]; ok {
+	if t := c.byName(n); t != nil {
 		return t, true
 	}
 	for _, prefix := range []string{"amd-", "arm-", "intel-"} {
-		if t, ok := c.byName[prefix+n]; ok {
+		if t := c.byName(prefix + n); t != nil {
 			return t, true
 		}
 	}
@@ -77,6 +84,16 @@ func (c *Catalog) ByName(name string) (*Table, bool) {
 		return c.ByName("intel-arch")
 	}
 	return nil, false
+}
+
+// byName finds a table by its folded name.
+func (c *Catalog) byName(folded string) *Table {
+	for _, t := range c.tables {
+		if foldName(t.Name) == folded {
+			return t
+		}
+	}
+	return nil
 }
 
 // Names lists the table names.
@@ -108,9 +125,9 @@ func (c *Catalog) Fallback(cpu CPU) *Table {
 		return nil
 	}
 	if cpu.Architecture >= 8 {
-		return c.byName["armv8"]
+		return c.byName("armv8")
 	}
-	return c.byName["armv7"]
+	return c.byName("armv7")
 }
 
 func (r matchRule) matches(cpu CPU) bool {
@@ -153,11 +170,21 @@ func (t *Table) Len() int { return len(t.events) }
 
 // Lookup finds an event by name, case-insensitively.
 func (t *Table) Lookup(name string) (Event, bool) {
-	i, ok := t.byName[foldName(name)]
-	if !ok {
+	key := foldName(name)
+	i := sort.Search(len(t.names), func(i int) bool { return t.names[i].Key >= key })
+	if i == len(t.names) || t.names[i].Key != key {
 		return Event{}, false
 	}
-	return t.events[i], true
+	return t.events[t.names[i].Index], true
+}
+
+// mapping is what generic.json records for a canonical generic name.
+func (t *Table) mapping(canon string) (Mapping, bool) {
+	i := sort.Search(len(t.generic), func(i int) bool { return t.generic[i].Generic >= canon })
+	if i == len(t.generic) || t.generic[i].Generic != canon {
+		return Mapping{}, false
+	}
+	return t.generic[i], true
 }
 
 // ByCode returns the events with the given code (several on x86, one per unit mask).
@@ -196,14 +223,19 @@ func (t *Table) Generic() map[string]Mapping {
 	out := make(map[string]Mapping, len(HardwareNames)+len(CacheNames))
 	for _, names := range [][]string{HardwareNames, CacheNames} {
 		for _, n := range names {
-			m, ok := t.generic[n]
-			if !ok {
-				m = Mapping{Generic: n, Kind: GenericKind(n), Caveat: "no mapping recorded for this CPU"}
-			}
-			out[n] = m
+			out[n] = t.meaning(n)
 		}
 	}
 	return out
+}
+
+// meaning is what the canonical generic name canon means on this CPU: unsupported when the
+// table does not mention it.
+func (t *Table) meaning(canon string) Mapping {
+	if m, ok := t.mapping(canon); ok {
+		return m
+	}
+	return Mapping{Generic: canon, Kind: GenericKind(canon), Caveat: "no mapping recorded for this CPU"}
 }
 
 // MapGeneric resolves one generic name (any perf spelling) on this CPU.
@@ -212,7 +244,7 @@ func (t *Table) MapGeneric(name string) (Mapping, bool) {
 	if !ok {
 		return Mapping{}, false
 	}
-	return t.Generic()[canon], true
+	return t.meaning(canon), true
 }
 
 // codeLimit is the largest event code the table's architecture can encode.
@@ -247,7 +279,7 @@ func (t *Table) check() []error {
 // The result is named "extra" and has no generic map.
 func (c *Catalog) LoadExtra(fsys fs.FS) (*Table, error) {
 	t := &Table{Name: "extra", Title: "events from --event-file"}
-	std := c.byName["armv8"]
+	std := c.byName("armv8")
 	if err := t.readEvents(fsys, std); err != nil {
 		return nil, fmt.Errorf("event file: %w", err)
 	}
@@ -258,7 +290,6 @@ func (c *Catalog) LoadExtra(fsys fs.FS) (*Table, error) {
 	case "armv8":
 		t.CodeBits = 16
 	}
-	t.generic = map[string]Mapping{}
 	if errs := t.check(); len(errs) > 0 {
 		return nil, fmt.Errorf("event file: %w", errors.Join(errs...))
 	}
