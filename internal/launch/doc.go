@@ -2,7 +2,8 @@
 // fork + enable_on_exec does, from Go, which cannot fork without exec.
 //
 // Start re-executes pmc (/proc/self/exe) as a shim with PMC_LAUNCH_SHIM in its environment.
-// The shim is this package's init: it never reaches pmc's main. Locked to the main thread,
+// The shim is the init of package launch/shim, which imports so little that it runs before
+// most of pmc's packages initialise: it never reaches pmc's main. Locked to the main thread,
 // it blocks reading a "go" byte from an inherited pipe. Meanwhile the caller opens counters
 // on Child.Pid() with enable_on_exec=1, inherit=1, disabled=1. Exec writes the byte; the shim
 // removes its variable from the environment and execs the already-resolved path on the

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/launch/shim"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -114,8 +115,8 @@ func Start(c Cmd) (*Child, error) {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	defer unix.Close(readyR)
-	spec := shimFDs{goFD: shimGoFD, errFD: shimErrFD, readyFD: shimReadyFD, path: path}.String()
-	shimEnvv := append(withoutVar(env, shimEnv), shimEnv+"="+spec)
+	spec := shim.Spec{GoFD: shimGoFD, ErrFD: shimErrFD, ReadyFD: shimReadyFD, Path: path}.String()
+	shimEnvv := append(shim.WithoutVar(env, shim.Env), shim.Env+"="+spec)
 	attr := &unix.ProcAttr{
 		Dir: c.Dir,
 		Env: shimEnvv,

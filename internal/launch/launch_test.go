@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/launch/shim"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -191,7 +192,7 @@ func TestPassThrough(t *testing.T) {
 	defer stdout.Close()
 	args := []string{"argv0-is-free", "", "two words", "ünïcode", "--flag=x", "-"}
 	env := []string{testModeEnv + "=dump", "A=1", "EMPTY=", "DUP=first", "DUP=second", "Z=a=b=c",
-		shimEnv + "=stale"} // a stale copy must not survive either
+		shim.Env + "=stale"} // a stale copy must not survive either
 	st := run(t, Cmd{Path: exe, Args: args, Env: env, Dir: dir, Stdin: stdin, Stdout: stdout})
 	if st.ExitCode() != 0 {
 		t.Fatalf("dump exited %d", st.ExitCode())

@@ -7,13 +7,17 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/launch/shim"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
-// Exit statuses of a command that could not be run, as POSIX shells report them.
+// Exit statuses of a command that could not be run, as POSIX shells report them, and of a
+// shim whose parent went away (or called Kill) before Exec: the workload never ran. The
+// shim exits with them itself.
 const (
-	StatusNotFound      = 127
-	StatusNotExecutable = 126
+	StatusNotFound      = shim.StatusNotFound
+	StatusNotExecutable = shim.StatusNotExecutable
+	StatusShimAborted   = shim.StatusAborted
 )
 
 // ErrNotFound: no file of that name, neither as a path nor in any $PATH directory.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/launch/shim"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -48,7 +49,7 @@ type report struct {
 
 func miniPMC() int {
 	out := os.NewFile(3, "report")
-	env := withoutVar(os.Environ(), testModeEnv)
+	env := shim.WithoutVar(os.Environ(), testModeEnv)
 	ch, err := Start(Cmd{Args: os.Args[1:], Env: env, Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "pmc:", err)
