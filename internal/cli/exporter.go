@@ -255,7 +255,7 @@ func writeExporterRules(w io.Writer, f *exporterFlags, plan *metricPlan, evs []s
 	counted := func(op string) string {
 		k, ok := plan.opt.Match.OperandKey(op)
 		for _, ev := range evs {
-			if ev.Name == op || ok && plan.opt.Match.Key(host.Encoding(ev.Attr)) == k {
+			if ev.Name == op || ok && plan.opt.Match.Key(metrics.EncodingOf(ev.Attr)) == k {
 				return ev.Name
 			}
 		}

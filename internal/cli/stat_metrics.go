@@ -83,7 +83,7 @@ type metricPlan struct {
 // newMetricPlan builds the metric set (built-ins for the machine's architecture plus
 // --metrics-file) and selects the metrics of -M and --metric-group.
 func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error) {
-	set := metrics.Builtin(facts.MetricArch())
+	set := metrics.Builtin(metrics.ArchOn(facts))
 	if m.file != "" {
 		data, err := readInput(m.file, nil, limitMetrics, "--metrics-file")
 		if err != nil {
@@ -98,7 +98,7 @@ func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error)
 		}
 	}
 	p := &metricPlan{set: set, facts: facts, on: on, opt: metrics.Options{IssueWidth: facts.IssueWidth(),
-		Match: &metrics.Matcher{Resolve: on.Resolver(), Canon: facts.Canon}}}
+		Match: &metrics.Matcher{Resolve: metrics.ResolverOn(on), Canon: metrics.CanonOn(facts)}}}
 	names, err := set.Select(append(append([]string{}, m.metrics...), m.groups...)...)
 	if err != nil {
 		return nil, fmt.Errorf("-M/--metric-group: %w", err)
@@ -125,7 +125,7 @@ func (p *metricPlan) reportDefaults() error {
 	switch {
 	case p.facts.Core == nil:
 		groups = []string{metrics.GroupSoftware}
-	case p.facts.MetricArch() == metrics.ArchARM1176:
+	case metrics.ArchOn(p.facts) == metrics.ArchARM1176:
 		groups = []string{metrics.GroupRpistat}
 	}
 	names, err := p.set.Select(groups...)
@@ -189,8 +189,8 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 			return userSpec, nil
 		}
 	}
-	machine, _ := p.facts.Planner()
-	plan, err := metrics.NewPlan(p.set, want, machine, p.on.Resolver())
+	machine, _ := metrics.MachineOf(p.facts)
+	plan, err := metrics.NewPlan(p.set, want, machine, metrics.ResolverOn(p.on))
 	if err != nil {
 		return "", fmt.Errorf("-M: %w", err)
 	}
@@ -243,7 +243,7 @@ func inPlan(plan metrics.Plan, ev string) bool {
 func (p *metricPlan) haveEvent(user []stat.Event, ev string) bool {
 	k, ok := p.opt.Match.OperandKey(ev)
 	for _, u := range user {
-		if u.Name == ev || ok && p.opt.Match.Key(host.Encoding(u.Attr)) == k {
+		if u.Name == ev || ok && p.opt.Match.Key(metrics.EncodingOf(u.Attr)) == k {
 			return true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/events"
 	"github.com/pmc-tools/pmc/internal/host"
+	"github.com/pmc-tools/pmc/internal/metrics"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statfmt"
 
@@ -39,7 +40,7 @@ func (m *metricFlags) check(f *statFlags) error {
 
 // listMetrics writes the metrics `pmc stat -M` accepts here, grouped.
 func listMetrics(w io.Writer, p *metricPlan) error {
-	arch := p.facts.MetricArch()
+	arch := metrics.ArchOn(p.facts)
 	if arch == "" {
 		arch = "generic (perf's event names)"
 	}

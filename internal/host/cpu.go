@@ -2,11 +2,9 @@ package host
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/events"
-	"github.com/pmc-tools/pmc/internal/metrics"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 )
 
@@ -51,28 +49,34 @@ func (m *Machine) IssueWidth() float64 {
 	return 0
 }
 
-// knownArmCore is the table of an Arm core whose facts pmc has.
+// knownArmCore is the table of an Arm core whose facts pmc has. Not an Arm CPU: nil, and no
+// table is looked at.
 func (m *Machine) knownArmCore() *catalog.Table {
-	if t := m.cpuTable(); t != nil && (m.CPU.ISA == "arm" || m.Browsed) && t.Counters != nil {
+	if m.CPU.ISA != "arm" && !m.Browsed {
+		return nil
+	}
+	if t := m.cpuTable(); t != nil && t.Counters != nil {
 		return t
 	}
 	return nil
 }
 
-// MetricArch is the architecture of the built-in metrics (metrics.Arch): from the core PMU's
-// name, else from the Arm core pmc knows, else the generic names.
-func (m *Machine) MetricArch() string {
-	name := ""
-	if m.Core != nil && !m.Browsed {
-		name = m.Core.Name
-	}
-	if a := metrics.Arch(name); a != metrics.ArchGeneric {
-		return a
-	}
+// ArmCoreArch is the architecture ("armv6", "armv7" or "armv8") of the Arm core whose table
+// pmc has (or of the table --cpu browses), "" otherwise.
+func (m *Machine) ArmCoreArch() string {
 	if t := m.knownArmCore(); t != nil {
-		return map[string]string{"armv6": metrics.ArchARM1176, "armv7": metrics.ArchARMv7, "armv8": metrics.ArchARMv8}[t.Arch]
+		return t.Arch
 	}
-	return metrics.ArchGeneric
+	return ""
+}
+
+// CorePMUName is the name of the core PMU counted here ("cpu", "armv7_cortex_a7"), "" without
+// one or when a browsed table (--cpu) stands for another CPU.
+func (m *Machine) CorePMUName() string {
+	if m.Core == nil || m.Browsed {
+		return ""
+	}
+	return m.Core.Name
 }
 
 // CPUModel is the CPU line of a report: the event table's title when pmc has one for this
@@ -132,29 +136,6 @@ func (m *Machine) RawEventName(code uint64) string {
 	return ""
 }
 
-// Planner is the co-scheduling planner's view of the CPU's counters: how many general ones,
-// whether cycles have their own, and which encodings are cycles, instructions and fixed,
-// with Canon mapping a generic event to the raw event the kernel programs for it.
-func (m *Machine) Planner() (metrics.Machine, bool) {
-	c, assumed := m.Counters()
-	pm := metrics.Machine{Counters: c.General, CycleCounter: c.Cycle}
-	pm.Cycles = []metrics.Encoding{{Type: perfevent.TypeHardware, Config: perfevent.HWCPUCycles}}
-	pm.Instructions = []metrics.Encoding{{Type: perfevent.TypeHardware, Config: perfevent.HWInstructions}}
-	for _, f := range c.Fixed {
-		if s, ok := events.LookupSymbol(f); ok {
-			pm.Fixed = append(pm.Fixed, m.Canon(metrics.Encoding{Type: s.Type, Config: s.Config}))
-		}
-	}
-	if code, ok := m.rawCode("cpu-cycles"); ok {
-		pm.Cycles = append(pm.Cycles, metrics.Encoding{Type: m.Core.Type, Config: code})
-	}
-	if code, ok := m.rawCode("instructions"); ok {
-		pm.Instructions = append(pm.Instructions, metrics.Encoding{Type: m.Core.Type, Config: code})
-	}
-	pm.Canon = m.Canon
-	return pm, assumed
-}
-
 // rawCode is the core PMU's raw code the kernel uses for a generic name, when the table is
 // countable here and maps it.
 func (m *Machine) rawCode(canon string) (uint64, bool) {
@@ -168,52 +149,26 @@ func (m *Machine) rawCode(canon string) (uint64, bool) {
 	return g.Event.Config(m.Table.Arch), true
 }
 
-// Canon maps an encoding to the counter the kernel programs: PERF_TYPE_RAW is the core PMU's
-// type, and a generic event is the raw event the CPU's driver maps it to. Without a core PMU
-// nothing changes (and the catalog is not loaded).
-func (m *Machine) Canon(e metrics.Encoding) metrics.Encoding {
+// Canonical is the counter the kernel programs for an event of type typ and config: a
+// PERF_TYPE_RAW event is the core PMU's type, and a generic event is the raw event the CPU's
+// driver maps it to. Without a core PMU nothing changes (and no table is looked at).
+func (m *Machine) Canonical(typ uint32, config uint64) (uint32, uint64) {
 	if m.Core == nil {
-		return e
+		return typ, config
 	}
-	switch e.Type {
+	switch typ {
 	case perfevent.TypeRaw:
-		e.Type = m.Core.Type
+		typ = m.Core.Type
 	case perfevent.TypeHardware, perfevent.TypeHWCache:
-		if sym, ok := events.SymbolOf(e.Type, e.Config); ok {
+		if sym, ok := events.SymbolOf(typ, config); ok {
 			if code, ok := m.rawCode(sym.Name); ok {
-				e.Type, e.Config = m.Core.Type, code
+				typ, config = m.Core.Type, code
 			}
 		}
 	}
-	return e
+	return typ, config
 }
 
-// Encoding is a resolved event as the planner compares them: its attr's identity and the
-// privilege levels it counts.
-func Encoding(a perfevent.Attr) metrics.Encoding {
-	var mods strings.Builder
-	if !a.ExcludeUser {
-		mods.WriteByte('u')
-	}
-	if !a.ExcludeKernel {
-		mods.WriteByte('k')
-	}
-	if !a.ExcludeHV {
-		mods.WriteByte('h')
-	}
-	return metrics.Encoding{Type: a.Type, Config: a.Config, Config1: a.Config1, Config2: a.Config2, Mods: mods.String()}
-}
-
-// Resolver resolves metric operands on m for the planner: each must be one event.
-func (m *Machine) Resolver() metrics.Resolver {
-	return func(name string) (metrics.Encoding, error) {
-		groups, err := m.Resolve(name, events.Options{})
-		if err != nil {
-			return metrics.Encoding{}, err
-		}
-		if len(groups) != 1 || len(groups[0].Events) != 1 {
-			return metrics.Encoding{}, fmt.Errorf("%q is not one event", name)
-		}
-		return Encoding(groups[0].Events[0].Attr), nil
-	}
-}
+// RawCode is the core PMU's raw code for a generic event name ("cpu-cycles"), when this
+// machine's table is countable here and maps it.
+func (m *Machine) RawCode(canon string) (uint64, bool) { return m.rawCode(canon) }

@@ -9,7 +9,6 @@ import (
 	"testing/fstest"
 
 	"github.com/pmc-tools/pmc/internal/events"
-	"github.com/pmc-tools/pmc/internal/metrics"
 )
 
 func snapshot(t *testing.T, name string) *Machine {
@@ -48,8 +47,8 @@ func TestProbeQEMUA57(t *testing.T) {
 	if !m.Advertised[0x11] || !m.Advertised[0x08] || len(m.Advertised) != 2 {
 		t.Errorf("advertised %v, want cpu_cycles and inst_retired", m.Advertised)
 	}
-	if m.MetricArch() != metrics.ArchARMv8 || m.IssueWidth() != 3 {
-		t.Errorf("arch %q width %v", m.MetricArch(), m.IssueWidth())
+	if m.ArmCoreArch() != "armv8" || m.IssueWidth() != 3 {
+		t.Errorf("arch %q width %v", m.ArmCoreArch(), m.IssueWidth())
 	}
 	if got, want := m.PMULine(), "armv8_pmuv3, 6 general counters + cycle counter (cortex-a57, issues up to 3 per cycle)"; got != want {
 		t.Errorf("PMU line %q, want %q", got, want)
@@ -107,61 +106,6 @@ func TestEmpty(t *testing.T) {
 	}
 }
 
-// TestPlannerByEncoding: the planner costs events by their encoding, not their spelling. On
-// the Cortex-A57 snapshot, instructions/cycles, INST_RETIRED/CPU_CYCLES (the catalog's names),
-// r08/r00011 (raw) and the sysfs names are one plan each: cycles pinned on the cycle counter,
-// instructions on one general counter. Before, only the generic spelling was known as cycles.
-func TestPlannerByEncoding(t *testing.T) {
-	m := snapshot(t, "qemu-a57")
-	set, err := metrics.NewSet(
-		metrics.Def{Name: "generic", Expr: "instructions / cycles"},
-		metrics.Def{Name: "catalog", Expr: "INST_RETIRED / CPU_CYCLES"},
-		metrics.Def{Name: "raw", Expr: "r08 / r00011"},
-		metrics.Def{Name: "sysfs", Expr: `"armv8_pmuv3/inst_retired/" / "armv8_pmuv3/cpu_cycles/"`},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pm, _ := m.Planner()
-	one := pm
-	one.Counters = 1 // cycles must take no general counter for these to fit
-	for _, c := range []struct{ metric, want string }{
-		{"generic", "cycles:D,instructions"},
-		{"catalog", "CPU_CYCLES:D,INST_RETIRED"},
-		{"raw", "r00011:D,r08"},
-		{"sysfs", "armv8_pmuv3/cpu_cycles/:D,armv8_pmuv3/inst_retired/"},
-	} {
-		p, err := metrics.NewPlan(set, []string{c.metric}, one, m.Resolver())
-		if err != nil {
-			t.Fatalf("%s: %v", c.metric, err)
-		}
-		if p.Events() != c.want || len(p.Unschedulable) != 0 {
-			t.Errorf("%s: plan %s (unschedulable %v), want %s", c.metric, p.Events(), p.Unschedulable, c.want)
-		}
-	}
-	// All four metrics at once are one pair of counters: the same two events.
-	p, err := metrics.NewPlan(set, []string{"generic", "catalog", "raw", "sysfs"}, pm, m.Resolver())
-	if err != nil || p.Events() != "cycles:D,instructions" {
-		t.Errorf("all four: %s, %v", p.Events(), err)
-	}
-	for _, ev := range []string{"cycles", "CPU_CYCLES", "r00011", "r11", "armv8_pmuv3/cpu_cycles/", "cycles:u"} {
-		e, err := m.Resolver()(ev)
-		if err != nil || !isCycles(pm, e) {
-			t.Errorf("%s: %+v %v, want the cycle counter's event", ev, e, err)
-		}
-	}
-}
-
-func isCycles(pm metrics.Machine, e metrics.Encoding) bool {
-	c := pm.Canon(e)
-	for _, x := range pm.Cycles {
-		if x.Type == c.Type && x.Config == c.Config {
-			return true
-		}
-	}
-	return false
-}
-
 // FuzzLoad: recorded facts are loaded or refused, never a panic.
 func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"host":"h","kernel":"Linux 6.1","processors":2,"pmu":"armv7_cortex_a7","cpuinfo":"CPU implementer\t: 0x41\nCPU part\t: 0xc07\n"}`))
@@ -169,7 +113,7 @@ func FuzzLoad(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if m, err := Load(data); err == nil {
 			m.PMULine()
-			m.Planner()
+			m.Counters()
 		}
 	})
 }
