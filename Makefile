@@ -2,6 +2,9 @@
 GO      ?= go
 BIN     := bin/pmc
 GOFLAGS := -trimpath -buildvcs=auto
+# Stripped (no symbol table, no DWARF): what users get. Go's stack traces need neither;
+# cmd/pmc's TestReleaseBinarySize bounds the size of this binary. LDFLAGS= keeps them.
+LDFLAGS ?= -s -w
 export CGO_ENABLED := 0
 
 .PHONY: all build workloads demo test test-go test-qemu deps fuzz clean cross
@@ -9,12 +12,12 @@ export CGO_ENABLED := 0
 all: build workloads
 
 build:
-	$(GO) build $(GOFLAGS) -o $(BIN) ./cmd/pmc
+	$(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/pmc
 
 # Static pmc for the ARM guests (and any Raspberry Pi / ARM server).
 cross:
-	GOARCH=arm64 $(GO) build $(GOFLAGS) -o bin/pmc-arm64 ./cmd/pmc
-	GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS) -o bin/pmc-armv7 ./cmd/pmc
+	GOARCH=arm64 $(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o bin/pmc-arm64 ./cmd/pmc
+	GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o bin/pmc-armv7 ./cmd/pmc
 
 workloads:
 	$(MAKE) -C workloads
