@@ -95,7 +95,7 @@ func runAnnotate(e *env, f *annotateFlags, want string) error {
 
 func annotateTo(e *env, f *annotateFlags, want string, out io.Writer) error {
 	// Annotate counts each sample where it hit: call chains are not resolved.
-	lo := f.syms.options(f.input)
+	lo := f.syms.options(e, f.input)
 	lo.IPOnly = true
 	r, err := load(e, "annotate", lo)
 	if err != nil {

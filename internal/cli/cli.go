@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
@@ -37,6 +38,11 @@ type env struct {
 	// stderr): pmc's own in production, anything but the test log in tests.
 	workload [3]*os.File
 	args     []string // pmc's command line, recorded in saved results
+	// machine is the one machine model every command reads, probed on first use (host.Live
+	// in production, a snapshot in tests); platform is what pmc doctor and the no-PMU hints
+	// read of it beyond that.
+	machine  func() *host.Machine
+	platform func() *host.Platform
 }
 
 // exitError carries a process exit status through cobra (e.g. the workload's status).
@@ -54,13 +60,14 @@ func (e *exitError) Error() string {
 
 // Run executes pmc with args (without the program name) and returns the process exit status.
 func Run(args []string, stdout, stderr io.Writer) int {
-	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{os.Stdin, os.Stdout, os.Stderr}})
+	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{os.Stdin, os.Stdout, os.Stderr},
+		machine: host.Live, platform: host.LivePlatform})
 }
 
 // Command returns pmc's command tree without running it, for the generators of its man pages
 // and shell completions (scripts/gendoc): they read the same definitions --help prints.
 func Command() *cobra.Command {
-	return newRoot(&env{stdout: io.Discard, stderr: io.Discard})
+	return newRoot(&env{stdout: io.Discard, stderr: io.Discard, machine: host.Live, platform: host.LivePlatform})
 }
 
 func newRoot(e *env) *cobra.Command {

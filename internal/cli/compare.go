@@ -145,7 +145,7 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	var c *compare.Comparison
 	var failed error
 	if saved {
-		c, err = readSaved(f, args)
+		c, err = readSaved(e, f, args)
 	} else {
 		c, failed, err = measureCompare(e, f, args)
 	}

@@ -111,7 +111,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 			return nil, nil, usageErr(fmt.Errorf("command %s: %w", f.label(i), err))
 		}
 	}
-	facts, on, err := statMachines(s)
+	facts, on, err := statMachines(e, s)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
@@ -135,9 +135,9 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 	}
 	backends := make([]stat.Backend, len(args))
 	for i := range args {
-		backends[i] = &runCounter{Backend: stat.Kernel{}}
+		backends[i] = &runCounter{Backend: stat.Kernel{Machine: e.machine()}}
 		if s.sim != "" {
-			b, err := simBackend(s)
+			b, err := simBackend(e.machine(), s)
 			if err != nil {
 				return nil, nil, usageErr(err)
 			}
@@ -172,7 +172,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 		c.Notes = append(c.Notes, w)
 	}
 
-	m := &measurer{f: f, c: c, evs: evs, plan: plan, facts: facts, stdio: stdio, backends: backends}
+	m := &measurer{e: e, f: f, c: c, evs: evs, plan: plan, facts: facts, stdio: stdio, backends: backends}
 	if isTerminal(e.stderr) {
 		m.progress = e.stderr
 	}
@@ -193,6 +193,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 
 // measurer runs the commands in turn and collects their runs.
 type measurer struct {
+	e        *env
 	f        *compareFlags
 	c        *compare.Comparison
 	evs      []stat.Event
@@ -264,7 +265,7 @@ func (m *measurer) once(i, index int) error {
 			m.c.Notes = append(m.c.Notes, n)
 		}
 	}
-	if hint := noPMUHint(res); hint != "" && !slices.Contains(m.c.Notes, hint) {
+	if hint := noPMUHint(m.e, res); hint != "" && !slices.Contains(m.c.Notes, hint) {
 		m.c.Notes = append(m.c.Notes, hint)
 	}
 	if cmd.Machine == nil {

@@ -16,7 +16,7 @@ import (
 // is one command, each command of a pmc.compare/v1 document one more. Metrics are computed
 // per run from the counts, with the metric flags, as for measured runs (the machine's facts
 // are not known: the generic definitions apply).
-func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
+func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, error) {
 	s := &f.stat
 	if s.changed("event") || s.changed("runs") || s.changed("warmup") || s.changed("duration") || s.changed("shell") || len(f.fakes) > 0 {
 		return nil, usageErr(errors.New("-e, -r, --warmup, --duration and --shell are for running commands: saved results are compared as they are (-M computes metrics from their counts)"))
@@ -25,7 +25,7 @@ func readSaved(f *compareFlags, args []string) (*compare.Comparison, error) {
 	facts := empty
 	if s.metric.fakeMachine != "" {
 		var err error
-		if facts, _, err = statMachines(s); err != nil {
+		if facts, _, err = statMachines(e, s); err != nil {
 			return nil, usageErr(err)
 		}
 	}

@@ -76,7 +76,7 @@ func runDiff(e *env, f *diffFlags, args []string) error {
 		defer of.Abort() // a no-op once closed
 		out = of
 	}
-	files, warnings, err := driver.Diff(driver.DiffOptions{Load: f.syms.options(""), Paths: args, Event: f.event,
+	files, warnings, err := driver.Diff(driver.DiffOptions{Load: f.syms.options(e, ""), Paths: args, Event: f.event,
 		CallGraph: f.callGraph, Explicit: f.changed("call-graph")})
 	warn(e, "diff", warnings)
 	if err != nil {

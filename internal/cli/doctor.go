@@ -4,14 +4,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/doctor"
-	"github.com/pmc-tools/pmc/internal/host"
 )
 
-// platform and probeKernel are the doctor's view of this machine; tests swap them.
-var (
-	platform    = host.LivePlatform
-	probeKernel = doctor.ProbeKernel
-)
+// probeKernel is the doctor's probe of perf_event_open on this machine; tests swap it.
+var probeKernel = doctor.ProbeKernel
 
 func newDoctorCmd(e *env) *cobra.Command {
 	var asJSON bool
@@ -27,7 +23,7 @@ by others. Exit status 0 when a hardware event opens, 1 when none does. --json w
 schema pmc.doctor/v1 (docs/json-schema.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := doctor.Diagnose(machine(), platform(), probeKernel())
+			r := doctor.Diagnose(e.machine(), e.platform(), probeKernel())
 			var err error
 			if asJSON {
 				err = r.JSON(e.stdout)

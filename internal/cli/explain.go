@@ -34,7 +34,7 @@ other CPUs).`,
 			if err := noEmpty(cmd, "cpu", "event-file"); err != nil {
 				return err
 			}
-			return runExplain(e.stdout, f, args[0])
+			return runExplain(e.stdout, e.machine(), f, args[0])
 		},
 	}
 	cmd.Flags().StringVar(&f.cpu, "cpu", "", "explain for this CPU's table instead of the detected one")
@@ -45,8 +45,8 @@ other CPUs).`,
 // compareTables are shown under "On other CPUs" for generic names.
 var compareTables = []string{"arm1176", "cortex-a7", "cortex-a72", "neoverse-n1", "intel-arch", "amd-zen3"}
 
-func runExplain(w io.Writer, f *explainFlags, name string) error {
-	m, err := listMachine(f.cpu)
+func runExplain(w io.Writer, on *host.Machine, f *explainFlags, name string) error {
+	m, err := listMachine(on, f.cpu)
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 	if err := f.check(changed); err != nil {
 		return usageErr(err)
 	}
-	on := machine()
+	on := e.machine()
 	sf := &statFlags{events: f.events, metric: metricFlags{metrics: f.metrics, file: f.metricsFile}, allCPUs: true}
 	plan, err := newMetricPlan(&sf.metric, on, on)
 	if err != nil {

@@ -73,7 +73,7 @@ sw, hw, cache, pmu, tracepoint, table.`,
 			if len(args) == 1 {
 				pattern = args[0]
 			}
-			return runList(e.stdout, f, pattern)
+			return runList(e.stdout, e.machine(), f, pattern)
 		},
 	}
 	fl := cmd.Flags()
@@ -98,8 +98,8 @@ func noEmpty(cmd *cobra.Command, names ...string) error {
 
 // listMachine is the machine pmc list and explain describe: this one with its CPU's table
 // chosen (even where nothing can be counted), or the table --cpu names.
-func listMachine(cpuFlag string) (*host.Machine, error) {
-	m := machine().WithTable()
+func listMachine(on *host.Machine, cpuFlag string) (*host.Machine, error) {
+	m := on.WithTable()
 	if cpuFlag == "" {
 		if _, err := m.Catalog(); err != nil {
 			return nil, err
@@ -109,7 +109,7 @@ func listMachine(cpuFlag string) (*host.Machine, error) {
 	return m.Browse(cpuFlag)
 }
 
-func runList(w io.Writer, f *listFlags, pattern string) error {
+func runList(w io.Writer, on *host.Machine, f *listFlags, pattern string) error {
 	if f.cpu == "help" {
 		cat, err := catalog.Load()
 		if err != nil {
@@ -120,7 +120,7 @@ func runList(w io.Writer, f *listFlags, pattern string) error {
 		}
 		return nil
 	}
-	m, err := listMachine(f.cpu)
+	m, err := listMachine(on, f.cpu)
 	if err != nil {
 		return err
 	}

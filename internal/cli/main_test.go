@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -50,6 +51,13 @@ func workload(t *testing.T, name string) string {
 	return testenv.Workload(t, name)
 }
 
+// machine and platform are what the in-process runs of the tests see (testRun's env): this
+// machine, or the snapshot a test swaps in for its duration (onHost).
+var (
+	machine  = host.Live
+	platform = host.LivePlatform
+)
+
 // testRun runs pmc in-process like Run, except that a launched workload reads and writes
 // /dev/null: its output must not reach the test log.
 func testRun(args []string, stdout, stderr io.Writer) int {
@@ -58,5 +66,6 @@ func testRun(args []string, stdout, stderr io.Writer) int {
 		panic(err)
 	}
 	defer null.Close()
-	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{null, null, null}})
+	return run(args, &env{stdout: stdout, stderr: stderr, workload: [3]*os.File{null, null, null},
+		machine: machine, platform: platform})
 }

@@ -89,7 +89,7 @@ func memSizeFlag(b int64) string {
 	return fmt.Sprint(b)
 }
 
-func (f *memFlags) config() (mem.Config, error) {
+func (f *memFlags) config(on *host.Machine) (mem.Config, error) {
 	c := mem.Default()
 	var err error
 	if c.Min, err = mem.ParseSize(f.min); err != nil {
@@ -111,7 +111,7 @@ func (f *memFlags) config() (mem.Config, error) {
 	}
 	c.StepsPerOctave, c.Hops, c.Blocks, c.Passes, c.Samples = f.steps, f.hops, f.blocks, f.passes, f.samples
 	for _, spec := range f.events {
-		evs, err := resolveOn(machine(), spec, stat.Attach, false)
+		evs, err := resolveOn(on, spec, stat.Attach, false)
 		if err != nil {
 			return c, err
 		}
@@ -123,11 +123,11 @@ func (f *memFlags) config() (mem.Config, error) {
 }
 
 func runMem(e *env, f *memFlags) error {
-	c, err := f.config()
+	m := e.machine()
+	c, err := f.config(m)
 	if err != nil {
 		return err
 	}
-	m := machine()
 	need := c.MemoryNeeded()
 	if avail, err := m.MemAvailable(); err == nil && need > avail {
 		return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
@@ -184,7 +184,7 @@ func runMem(e *env, f *memFlags) error {
 	if err != nil {
 		return err
 	}
-	if hint := memNoPMUHint(m, c); hint != "" {
+	if hint := memNoPMUHint(m, e.platform, c); hint != "" {
 		res.Notes = append(res.Notes, hint)
 		if !f.json {
 			fmt.Fprintf(e.stderr, "pmc mem: %s\n", hint)
@@ -221,7 +221,7 @@ func runMem(e *env, f *memFlags) error {
 
 // memNoPMUHint names, once, why the hardware events of -e cannot be counted here and where
 // the fix is ("" when there is a PMU or no hardware event was asked for).
-func memNoPMUHint(m *host.Machine, c mem.Config) string {
+func memNoPMUHint(m *host.Machine, platform func() *host.Platform, c mem.Config) string {
 	if m.Core != nil {
 		return ""
 	}

@@ -154,7 +154,7 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	m := machine()
+	m := e.machine()
 	evs, err := resolveOn(m, p.spec, p.mode, true)
 	if err != nil {
 		return usageErr(err)

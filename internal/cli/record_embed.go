@@ -30,7 +30,7 @@ func embedSymbols(e *env, perfData string, out *outfile.File) error {
 	res := symbol.NewResolver(os.DirFS("/"))
 	var kernelErr error
 	res.LoadKernel = func() (*symbol.Table, error) {
-		t, err := readKernel(machine(), "")
+		t, err := readKernel(e.machine(), "")
 		kernelErr = err
 		return t, err
 	}

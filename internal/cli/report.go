@@ -88,10 +88,10 @@ func (s *symbolFlags) add(fl *pflag.FlagSet) {
 	fl.StringVar(&s.symfs, "symfs", "", "look for the binaries under this directory instead of / (and not at this machine's kernel)")
 }
 
-// options are the driver's options for the recording at path.
-func (s *symbolFlags) options(path string) driver.Options {
+// options are the driver's options for the recording at path, on e's machine.
+func (s *symbolFlags) options(e *env, path string) driver.Options {
 	return driver.Options{Path: path, Symfs: s.symfs, Kallsyms: s.kallsyms, Vmlinux: s.vmlinux,
-		Machine: func() driver.Machine { return machine() }}
+		Machine: func() driver.Machine { return e.machine() }}
 }
 
 // load runs the driver and says its warnings on e's stderr, as pmc cmd.
@@ -198,7 +198,7 @@ func runReport(e *env, f *reportFlags) error {
 	// The text and JSON reports aggregate the samples as they are read; only the exports
 	// keep them.
 	var agg *profile.Aggregator
-	lo := f.syms.options(f.input)
+	lo := f.syms.options(e, f.input)
 	lo.Lines, lo.Keep = lines, f.folded || f.pprof != "" || f.html != ""
 	lo.Aggregate = func(hasChains bool) (*profile.Aggregator, error) {
 		if !text && !f.json {

@@ -170,11 +170,11 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 }
 
 // request turns flags and arguments into a validated stat.Request (events not yet resolved).
-func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, error) {
+func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 	req := &stat.Request{
 		Command: args, Repeat: f.repeat, Warmup: f.warmup, NoScale: f.noScale,
 		PerCPU: f.noAggr, Duration: f.duration, IntervalCount: f.intervalCount,
-		Stdin: stdio[0], Stdout: stdio[1], Stderr: stdio[2],
+		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2],
 	}
 	if err := f.emptyValues(); err != nil {
 		return nil, err
@@ -282,7 +282,7 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 			if name, ok := names[tid]; ok {
 				return name
 			}
-			comm, _, _ := machine().Comm(tid) // "" when the thread is gone
+			comm, _, _ := e.machine().Comm(tid) // "" when the thread is gone
 			names[tid] = comm
 			return comm
 		}
@@ -311,14 +311,15 @@ func (f *statFlags) request(args []string, stdio [3]*os.File) (*stat.Request, er
 // one whose facts (CPU, counters, built-in metrics, the report's header) apply. Normally both
 // are this machine. The fake backend and --fake-machine resolve on an empty machine, with the
 // facts of --fake-machine FILE or none, so that their output is the same on every host.
-func statMachines(f *statFlags) (facts, on *host.Machine, err error) {
-	on = machine()
+func statMachines(e *env, f *statFlags) (facts, on *host.Machine, err error) {
 	if f.fake != "" || f.metric.fakeMachine != "" || f.sim != "" {
 		on = host.Empty() // not this machine's sysfs: the recorded or scripted one has none
+	} else {
+		on = e.machine()
 	}
 	facts = on
 	if f.sim != "" && f.fake == "" {
-		facts = machine() // the simulated CPU is this one (its caches, its metrics)
+		facts = e.machine() // the simulated CPU is this one (its caches, its metrics)
 	}
 	if f.metric.fakeMachine != "" {
 		data, err := readInput(f.metric.fakeMachine, nil, limitFacts, "--fake-machine")
@@ -333,7 +334,7 @@ func statMachines(f *statFlags) (facts, on *host.Machine, err error) {
 }
 
 func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
-	facts, on, err := statMachines(f)
+	facts, on, err := statMachines(e, f)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -351,7 +352,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if f.metric.list {
 		return listMetrics(e.stdout, plan)
 	}
-	req, err := f.request(args, e.workload)
+	req, err := f.request(e, args)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -414,7 +415,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			return nil
 		}
 	}
-	var backend stat.Backend = stat.Kernel{}
+	var backend stat.Backend = stat.Kernel{Machine: e.machine()} // counting happens here, whatever the events resolved on
 	if f.fake != "" {
 		data, err := readInput(f.fake, nil, limitFake, "--fake")
 		if err != nil {
@@ -430,7 +431,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		if f.fake != "" {
 			return usageErr(errors.New("--sim and --fake are different backends: choose one"))
 		}
-		b, err := simBackend(f)
+		b, err := simBackend(e.machine(), f)
 		if err != nil {
 			return usageErr(err)
 		}
@@ -469,7 +470,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			res.Notes = append(res.Notes, fmt.Sprintf("the workload did not end on %s: pmc stopped waiting after %v and it still runs; the counts are those up to then",
 				last.Signal, launch.Grace))
 		}
-		if hint := noPMUHint(res); hint != "" {
+		if hint := noPMUHint(e, res); hint != "" {
 			res.Notes = append(res.Notes, hint)
 		}
 		if !req.PerThread { // the metrics know rows by event and CPU, not by thread

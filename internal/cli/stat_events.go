@@ -6,10 +6,6 @@ import (
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
-// machine is the machine model commands read: this machine, probed once, in production; a
-// snapshot in tests.
-var machine = host.Live
-
 // resolveOn parses and resolves an event list for mode on m into the session's events.
 func resolveOn(m *host.Machine, spec string, mode stat.Mode, inherit bool) ([]stat.Event, error) {
 	return resolveDelayed(m, spec, mode, inherit, false)

@@ -184,7 +184,7 @@ func printAttrs(w io.Writer, evs []stat.Event) {
 
 // noPMUHint explains, once, why every hardware event is <not supported> on a machine with no
 // hardware PMU, and what can be counted instead ("" when it does not apply).
-func noPMUHint(res *result.Stat) string {
+func noPMUHint(e *env, res *result.Stat) string {
 	if res.Backend != (stat.Kernel{}).Name() {
 		return "" // the fake backend's verdicts say nothing about this machine
 	}
@@ -198,11 +198,11 @@ func noPMUHint(res *result.Stat) string {
 			}
 		}
 	}
-	if hw == 0 || unsupported < hw || machine().Core != nil {
+	if hw == 0 || unsupported < hw || e.machine().Core != nil {
 		return ""
 	}
 	return "hardware events are <not supported> here: this machine exposes no hardware PMU (" +
-		doctor.NoPMUCause(machine(), platform()) + "; `pmc doctor` says how to fix it); software events work: " +
+		doctor.NoPMUCause(e.machine(), e.platform()) + "; `pmc doctor` says how to fix it); software events work: " +
 		"-e task-clock,page-faults,context-switches,cpu-migrations, and pmc stat --sim simulates caches and branches"
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/sim"
 )
@@ -13,13 +14,13 @@ var simDefaultEvents = "instructions,L1-dcache-loads,L1-dcache-load-misses,L1-dc
 
 // simBackend is the --sim backend: cachegrind with this machine's cache geometry from sysfs,
 // overridden level by level with --sim-cache.
-func simBackend(f *statFlags) (*sim.Cachegrind, error) {
+func simBackend(m *host.Machine, f *statFlags) (*sim.Cachegrind, error) {
 	if f.sim != "cachegrind" {
 		return nil, fmt.Errorf("--sim %q: the simulator is cachegrind (--sim or --sim=cachegrind)", f.sim)
 	}
 	var g sim.Geometry
 	var notes []string
-	if caches, err := mem.ReadCaches(machine().Sys, 0); err == nil {
+	if caches, err := mem.ReadCaches(m.Sys, 0); err == nil {
 		for _, c := range caches {
 			sc := sim.Cache{Size: int(c.SizeBytes), Assoc: c.Ways, Line: c.LineBytes}
 			if sc.Size <= 0 || sc.Assoc <= 0 || sc.Line <= 0 {

@@ -55,7 +55,17 @@ func (m *Machine) readRoot(name string) ([]byte, error) {
 	return fs.ReadFile(m.root, name)
 }
 
-// Catalog is the embedded event catalog (loaded on first use).
+// Paranoid is kernel.perf_event_paranoid as the machine's procfs says now ("?" when it cannot
+// be read): what a permission refusal of perf_event_open depends on.
+func (m *Machine) Paranoid() string {
+	b, err := m.readRoot("proc/sys/kernel/perf_event_paranoid")
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// Catalog is the event catalog: built into pmc, nothing is read or parsed.
 func (m *Machine) Catalog() (*catalog.Catalog, error) { return m.catalog() }
 
 // Probe reads the machine whose root is root ("/") and whose sysfs is sys ("/sys"). A machine

@@ -3,8 +3,6 @@ package perfevent
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -33,6 +31,9 @@ type OpenError struct {
 	Err   error // a sentinel
 	// Cgroup: the event was opened for a cgroup (PID is its directory's fd).
 	Cgroup bool
+	// Paranoid is kernel.perf_event_paranoid as the caller read it from its machine model
+	// ("" unknown: this package reads no /proc file): a permission refusal's hint names it.
+	Paranoid string
 }
 
 // cgroupENOENT explains ENOENT for a cgroup event: on kernel 6.1 a new cgroup v2 has no
@@ -46,7 +47,7 @@ func (e *OpenError) Error() string {
 	if name := unix.ErrnoName(e.Errno); name != "" {
 		msg += " (" + name + ")" // the errno's name, not its text: that repeated the sentinel's
 	}
-	switch hint := Hint(e.Err); {
+	switch hint := Hint(e); {
 	case e.Cgroup && e.Errno == unix.ENOENT:
 		msg += ": " + cgroupENOENT
 	case hint != "":
@@ -72,26 +73,22 @@ func classify(errno unix.Errno) error {
 	}
 }
 
-// Hint names the fix for a sentinel error, in one line.
+// Hint names the fix for a sentinel error, in one line. A permission refusal names the value
+// of kernel.perf_event_paranoid when err is an OpenError that carries it.
 func Hint(err error) string {
 	switch {
 	case errors.Is(err, ErrPermission):
-		p := Paranoid()
-		return fmt.Sprintf("kernel.perf_event_paranoid is %s; run as root, grant CAP_PERFMON, or "+
-			"`sysctl -w kernel.perf_event_paranoid=1` (-1 for system-wide and raw events)", p)
+		why := "kernel.perf_event_paranoid forbids it"
+		var oe *OpenError
+		if errors.As(err, &oe) && oe.Paranoid != "" {
+			why = "kernel.perf_event_paranoid is " + oe.Paranoid
+		}
+		return why + "; run as root, grant CAP_PERFMON, or " +
+			"`sysctl -w kernel.perf_event_paranoid=1` (-1 for system-wide and raw events)"
 	case errors.Is(err, ErrTooManyFiles):
 		return "raise the open-file limit (`ulimit -n`) or count fewer events/CPUs"
 	case errors.Is(err, ErrBusy):
 		return "another tool holds this counter (e.g. an NMI watchdog: `sysctl -w kernel.nmi_watchdog=0`)"
 	}
 	return ""
-}
-
-// Paranoid reads /proc/sys/kernel/perf_event_paranoid ("?" when unreadable).
-func Paranoid() string {
-	b, err := os.ReadFile("/proc/sys/kernel/perf_event_paranoid")
-	if err != nil {
-		return "?"
-	}
-	return strings.TrimSpace(string(b))
 }

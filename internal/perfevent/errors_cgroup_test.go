@@ -21,3 +21,17 @@ func TestCgroupENOENTHint(t *testing.T) {
 		t.Errorf("ENOENT without a cgroup mentions cgroups: %v", plain)
 	}
 }
+
+// TestPermissionHintNamesParanoid: a permission refusal names perf_event_paranoid's value
+// when the caller's machine model gave it, and still says what to change when not (this
+// package reads no /proc file).
+func TestPermissionHintNamesParanoid(t *testing.T) {
+	known := &OpenError{Event: "cycles", Errno: unix.EACCES, Err: classify(unix.EACCES), Paranoid: "3"}
+	if msg := known.Error(); !strings.Contains(msg, "kernel.perf_event_paranoid is 3; run as root") {
+		t.Errorf("with the value: %s", msg)
+	}
+	unknown := &OpenError{Event: "cycles", Errno: unix.EACCES, Err: classify(unix.EACCES)}
+	if msg := unknown.Error(); !strings.Contains(msg, "kernel.perf_event_paranoid forbids it; run as root") {
+		t.Errorf("without the value: %s", msg)
+	}
+}

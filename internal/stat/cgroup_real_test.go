@@ -25,7 +25,7 @@ func TestSessionCgroupReal(t *testing.T) {
 	evs[0].Attr.Config = perfevent.SWTaskClock
 	evs[0].Attr.Disabled = true
 	req := &Request{Mode: System, Cgroup: dir, Events: evs, Repeat: 1}
-	s, err := Kernel{}.Begin(context.Background(), req, 0)
+	s, err := Kernel{Machine: host.Live()}.Begin(context.Background(), req, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,13 +19,18 @@ import (
 
 // Kernel is the Backend that counts with perf_event_open(2).
 type Kernel struct {
-	// Threads lists the thread ids of a process (attach mode). Defaults to the machine's.
+	// Machine is the machine counted: the threads and states of its processes (attach mode)
+	// and its online CPUs (system mode without -C). The caller passes the one machine model
+	// it reads (pmc's commands: their env's); Kernel never probes one itself. Launch mode and
+	// system mode with CPUs given need none.
+	Machine *host.Machine
+	// Threads lists the thread ids of a process (attach mode). Defaults to Machine's.
 	Threads func(pid int) ([]int, error)
 	// Process gives a process's state letter and owner's uid (attach mode): a zombie has
 	// nothing to count, and another user's process is refused for ptrace reasons, not
-	// perf_event_paranoid. Defaults to the machine's.
+	// perf_event_paranoid. Defaults to Machine's.
 	Process func(pid int) (state byte, uid int, err error)
-	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to the machine's.
+	// OnlineCPUs lists the CPUs for system mode without -C. Defaults to Machine's.
 	OnlineCPUs func() ([]int, error)
 	// Open opens one event. Defaults to perfevent.Open; tests script the kernel's answers
 	// (an errno per event and target) to exercise the session's own logic on any machine.
@@ -74,6 +79,9 @@ func openKernel(name string, attr perfevent.Attr, pid, cpu int, leader Counter) 
 }
 
 func (Kernel) Name() string { return "perf_event" }
+
+// errNoMachine: a Kernel was asked for the processes or CPUs of a machine it was not given.
+var errNoMachine = errors.New("stat.Kernel: no machine to list the threads or CPUs of (Kernel.Machine)")
 
 // target is where a counter is opened: a task (pid, any CPU) or a CPU (all tasks); owner is
 // the attached process a thread belongs to. A cgroup target has the cgroup's directory fd as
@@ -205,11 +213,16 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 	switch req.Mode {
 	case Attach:
 		threads, process := k.Threads, k.Process
-		if threads == nil {
-			threads = host.Live().Threads
-		}
-		if process == nil {
-			process = host.Live().Process
+		if threads == nil || process == nil {
+			if k.Machine == nil {
+				return nil, errNoMachine
+			}
+			if threads == nil {
+				threads = k.Machine.Threads
+			}
+			if process == nil {
+				process = k.Machine.Process
+			}
 		}
 		var ts []target
 		for _, pid := range req.PIDs {
@@ -237,7 +250,10 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 		if len(cpus) == 0 {
 			online := k.OnlineCPUs
 			if online == nil {
-				online = func() ([]int, error) { return host.Live().PMUs.Online, nil }
+				if k.Machine == nil {
+					return nil, errNoMachine
+				}
+				online = func() ([]int, error) { return k.Machine.PMUs.Online, nil }
 			}
 			var err error
 			if cpus, err = online(); err != nil {
@@ -258,8 +274,11 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 // not the cause (the process is ours, or pmc runs as root).
 func (k Kernel) otherUser(pid int) error {
 	process := k.Process
+	if process == nil && k.Machine != nil {
+		process = k.Machine.Process
+	}
 	if process == nil {
-		process = host.Live().Process
+		return nil
 	}
 	_, uid, err := process(pid)
 	if err != nil || uid < 0 || uid == os.Geteuid() || os.Geteuid() == 0 {
@@ -367,7 +386,7 @@ func (s *kernelSession) openEvent(e int, t target, leader Counter) (c Counter, u
 		}
 	}
 	if err == nil || !errors.Is(err, perfevent.ErrPermission) || ev.Attr.ExcludeKernel || t.pid == perfevent.AllTasks || t.cgroup {
-		return c, false, err
+		return c, false, s.withParanoid(err)
 	}
 	attr := ev.Attr
 	attr.ExcludeKernel, attr.ExcludeHV = true, true
@@ -379,9 +398,27 @@ func (s *kernelSession) openEvent(e int, t target, leader Counter) (c Counter, u
 		}
 		return c, true, nil
 	case errors.Is(err2, perfevent.ErrPermission):
-		return nil, false, err // the original refusal says what to change
+		return nil, false, s.withParanoid(err) // the original refusal says what to change
 	}
 	return nil, true, err2
+}
+
+// paranoid is kernel.perf_event_paranoid of the machine counted, "?" when not known.
+func (s *kernelSession) paranoid() string {
+	if m := s.kernel.Machine; m != nil {
+		return m.Paranoid()
+	}
+	return "?"
+}
+
+// withParanoid gives a permission refusal the value of kernel.perf_event_paranoid, which its
+// message names (perfevent reads no /proc file itself).
+func (s *kernelSession) withParanoid(err error) error {
+	var oe *perfevent.OpenError
+	if errors.Is(err, perfevent.ErrPermission) && errors.As(err, &oe) && oe.Paranoid == "" {
+		oe.Paranoid = s.paranoid()
+	}
+	return err
 }
 
 // Notes says what pmc changed to count at all: events counted in user space only, events
@@ -391,7 +428,7 @@ func (s *kernelSession) Notes() []string {
 	if len(s.userOnly) > 0 {
 		notes = append(notes, fmt.Sprintf("counting user space only (as :u) for %s: kernel.perf_event_paranoid is %s; "+
 			"run as root, grant CAP_PERFMON or `sysctl -w kernel.perf_event_paranoid=1` to include the kernel",
-			strings.Join(s.userOnly, ", "), perfevent.Paranoid()))
+			strings.Join(s.userOnly, ", "), s.paranoid()))
 	}
 	if len(s.noGuestFilter) > 0 {
 		notes = append(notes, fmt.Sprintf("%s counted with virtual machines' time included: its PMU cannot exclude guests",

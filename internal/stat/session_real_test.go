@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -42,7 +43,7 @@ func TestSessionFDLimitReal(t *testing.T) {
 	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &low); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Kernel{}.Begin(context.Background(), req, 0)
+	_, err := Kernel{Machine: host.Live()}.Begin(context.Background(), req, 0)
 	unix.Setrlimit(unix.RLIMIT_NOFILE, &lim)
 	if !errors.Is(err, perfevent.ErrTooManyFiles) {
 		t.Fatalf("err %v, want too many open files", err)
@@ -57,12 +58,12 @@ func TestSessionLaunchFDs(t *testing.T) {
 	evs[0].Attr.Config, evs[1].Attr.Config = perfevent.SWTaskClock, perfevent.SWPageFaults
 	evs[0].Attr.Disabled, evs[0].Attr.EnableOnExec = true, true
 	req := &Request{Mode: Launch, Command: []string{"true"}, Events: evs, Repeat: 1}
-	res, err := Measure(context.Background(), Kernel{}, req, Options{})
+	res, err := Measure(context.Background(), Kernel{Machine: host.Live()}, req, Options{})
 	if err != nil || len(res.Runs) != 1 || res.Runs[0].Counts[1].Raw == 0 {
 		t.Fatalf("run: %v %+v", err, res)
 	}
 	req.Command = []string{"/nonexistent/command"}
-	if _, err := Measure(context.Background(), Kernel{}, req, Options{}); err == nil {
+	if _, err := Measure(context.Background(), Kernel{Machine: host.Live()}, req, Options{}); err == nil {
 		t.Fatal("a missing command ran")
 	}
 }

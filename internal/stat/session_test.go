@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
 )
@@ -208,7 +209,8 @@ func TestSessionLeaderRefused(t *testing.T) {
 // user space only and says so; system-wide counting is never retried (the refusal stands).
 func TestSessionUserOnlyRetry(t *testing.T) {
 	sc := &scripted{kernelRefused: []string{"task-clock"}}
-	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return []int{pid}, nil }}
+	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return []int{pid}, nil },
+		Process: func(int) (byte, int, error) { return 'S', 0, nil }}
 	req := &Request{Mode: Attach, PIDs: []int{4242}, Events: groupEvents([]string{"task-clock"}, []string{"page-faults"}), Repeat: 1}
 	rs, s := begin(t, k, req)
 	notes := s.Notes()
@@ -219,9 +221,13 @@ func TestSessionUserOnlyRetry(t *testing.T) {
 	if c := sc.opened[0]; !c.attr.ExcludeKernel || !c.attr.ExcludeHV {
 		t.Errorf("retried attr %+v: want exclude_kernel and exclude_hv", c.attr)
 	}
-	_, err := Kernel{Open: sc.open}.Begin(context.Background(), systemReq(groupEvents([]string{"task-clock"}), 0), 0)
-	if !errors.Is(err, perfevent.ErrPermission) {
-		t.Errorf("system-wide: %v, want the permission error", err)
+	fc := host.Probe(os.DirFS("../host/testdata/hosts/fc-kvm"), os.DirFS("../host/testdata/hosts/fc-kvm-sys"))
+	_, err := Kernel{Open: sc.open, Machine: fc}.Begin(context.Background(), systemReq(groupEvents([]string{"task-clock"}), 0), 0)
+	if !errors.Is(err, perfevent.ErrPermission) || !strings.Contains(err.Error(), "kernel.perf_event_paranoid is 2;") {
+		t.Errorf("system-wide: %v, want the permission error naming the machine's perf_event_paranoid (2)", err)
+	}
+	if _, err := (Kernel{Open: sc.open}).Begin(context.Background(), &Request{Mode: Attach, PIDs: []int{9}, Events: req.Events}, 0); !errors.Is(err, errNoMachine) {
+		t.Errorf("attach without a machine: %v, want errNoMachine", err)
 	}
 	if open := sc.stillOpen(); len(open) != 0 {
 		t.Errorf("still open: %v", open)
@@ -237,7 +243,8 @@ func TestSessionTargets(t *testing.T) {
 		"cs@-1/0":  {Raw: 7, Enabled: 9, Running: 9}, "cs@-1/3": {Raw: 8, Enabled: 9, Running: 9},
 	}}
 	threads := map[int][]int{1: {10, 11}, 2: {20}}
-	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return threads[pid], nil }}
+	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return threads[pid], nil },
+		Process: func(int) (byte, int, error) { return 'S', 0, nil }}
 	req := &Request{Mode: Attach, PIDs: []int{1, 2}, Events: groupEvents([]string{"cs"}), Repeat: 1}
 	rs, s := begin(t, k, req)
 	s.Close()
