@@ -118,12 +118,17 @@ func cause(in *input) string {
 	if in.m.Core != nil {
 		return "the cpu PMU " + in.m.Core.Name + " refuses hardware events (" + in.pr.Hardware + ")"
 	}
-	if v := p.Config["CONFIG_PERF_EVENTS"]; v == "n" {
-		return "the kernel was built without CONFIG_PERF_EVENTS (" + p.ConfigFrom + ")"
+	// The configuration can only say CONFIG_PERF_EVENTS=n when a software event does not
+	// open either; not reading it otherwise spares pmc stat's hint decompressing it.
+	if in.pr.Software != "" {
+		if config, from := p.KernelConfig(); config["CONFIG_PERF_EVENTS"] == "n" {
+			return "the kernel was built without CONFIG_PERF_EVENTS (" + from + ")"
+		}
 	}
 	if in.arm() {
-		if p.Config["CONFIG_HW_PERF_EVENTS"] == "n" || p.Config["CONFIG_ARM_PMU"] == "n" {
-			return "the kernel was built without the ARM PMU driver (CONFIG_HW_PERF_EVENTS/CONFIG_ARM_PMU not set in " + p.ConfigFrom + ")"
+		if driverMissing(in) {
+			_, from := p.KernelConfig()
+			return "the kernel was built without the ARM PMU driver (CONFIG_HW_PERF_EVENTS/CONFIG_ARM_PMU not set in " + from + ")"
 		}
 		if dt := p.DeviceTree; dt != nil {
 			if msg, _ := dtProblem(in); msg != "" {
@@ -181,7 +186,8 @@ func checkSyscall(in *input) *Check {
 func checkConfig(in *input) *Check {
 	p := in.p
 	c := &Check{ID: "kernel.config", Title: "kernel configuration"}
-	if p.Config == nil {
+	config, from := p.KernelConfig()
+	if config == nil {
 		c.Verdict, c.Found = OK, "no /proc/config.gz or /boot/config-"+p.Release+" to read (not checked)"
 		if !in.pr.hardwareOK() {
 			c.Verdict = Warning
@@ -195,7 +201,7 @@ func checkConfig(in *input) *Check {
 	}
 	var found, missing []string
 	for _, k := range keys {
-		v := p.Config[k]
+		v := config[k]
 		if v == "" {
 			v = "absent"
 		}
@@ -204,7 +210,7 @@ func checkConfig(in *input) *Check {
 			missing = append(missing, k)
 		}
 	}
-	c.Found = strings.Join(found, ", ") + " (" + p.ConfigFrom + ")"
+	c.Found = strings.Join(found, ", ") + " (" + from + ")"
 	if len(missing) == 0 {
 		c.Verdict = OK
 		return c
@@ -450,8 +456,8 @@ func checkWatchdog(in *input) *Check {
 
 func checkPerfUsers(in *input) *Check {
 	c := &Check{ID: "counters.users", Title: "other perf users", Verdict: OK, Found: "none found"}
-	if n := len(in.p.PerfUsers); n > 0 {
-		pids := append([]int(nil), in.p.PerfUsers...)
+	if n := len(in.p.PerfUsers()); n > 0 {
+		pids := append([]int(nil), in.p.PerfUsers()...)
 		sort.Ints(pids)
 		var s []string
 		for _, p := range pids {

@@ -3,6 +3,7 @@ package doctor
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -122,6 +123,38 @@ func TestNoPMUCause(t *testing.T) {
 		got := NoPMUCause(host.Probe(root, sys), host.ReadPlatform(root, sys, hdr["cpuid"]))
 		if !strings.Contains(got, want) {
 			t.Errorf("%s: %q, want %q", name, got, want)
+		}
+	}
+}
+
+// openLog is an fs.FS that records every name opened in it.
+type openLog struct {
+	fs.FS
+	names []string
+}
+
+func (o *openLog) Open(name string) (fs.File, error) {
+	o.names = append(o.names, name)
+	return o.FS.Open(name)
+}
+
+// TestNoPMUCauseReadsLittle: pmc stat's hint on an x86 VM without a PMU neither decompresses
+// the kernel configuration nor lists the open files of every process (pmc doctor does both);
+// on an Arm board, where a missing PMU driver is a cause, it reads the configuration.
+func TestNoPMUCauseReadsLittle(t *testing.T) {
+	for name, wantConfig := range map[string]bool{"this-vm": false, "arm-no-hw-perf-events": true} {
+		root, sys, hdr := testenv.Snapshot(t, filepath.Join("testdata/cases", name+".txt"))
+		log := &openLog{FS: root}
+		NoPMUCause(host.Probe(root, sys), host.ReadPlatform(log, sys, hdr["cpuid"]))
+		var config bool
+		for _, n := range log.names {
+			config = config || n == "proc/config.gz" || strings.HasPrefix(n, "boot/config-")
+			if n == "proc" || strings.HasSuffix(n, "/fd") {
+				t.Errorf("%s: the hint read %s (other processes' open files)", name, n)
+			}
+		}
+		if config != wantConfig {
+			t.Errorf("%s: kernel configuration read: %v, want %v (opened %v)", name, config, wantConfig, log.names)
 		}
 	}
 }

@@ -121,5 +121,6 @@ func checkACPI(in *input) *Check {
 
 // driverMissing: the kernel configuration says the ARM PMU driver is not built.
 func driverMissing(in *input) bool {
-	return in.p.Config["CONFIG_HW_PERF_EVENTS"] == "n" || in.p.Config["CONFIG_ARM_PMU"] == "n"
+	config, _ := in.p.KernelConfig()
+	return config["CONFIG_HW_PERF_EVENTS"] == "n" || config["CONFIG_ARM_PMU"] == "n"
 }

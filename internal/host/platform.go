@@ -32,11 +32,6 @@ type Platform struct {
 	ACPIOEM        string   // the OEM ID of sys/firmware/acpi/tables/APIC (MADT), e.g. "FIRECK"
 	Clocksources   []string // sys/devices/system/clocksource/clocksource0/available_clocksource
 
-	// Config holds the kernel's CONFIG_ options ("y", "m", or "n" for "is not set") from
-	// ConfigFrom ("/proc/config.gz" or "/boot/config-RELEASE"); nil when neither exists.
-	Config     map[string]string
-	ConfigFrom string
-
 	DeviceTree *DeviceTree // nil: the machine has no device tree (x86, ACPI arm64)
 	// MADTPMUIRQs are the performance interrupts (GSIV) of the MADT's GICC entries, one per
 	// CPU (0: none given); nil when there is no MADT with GICC entries (x86, device tree).
@@ -54,9 +49,31 @@ type Platform struct {
 	Container      string // "docker", "podman", "kubernetes", "lxc", "container" or ""
 
 	RDPMC string // sys/bus/event_source/devices/cpu/rdpmc (x86: 0 off, 1 own events, 2 all); "" none
-	// PerfUsers are the other processes holding perf_event fds (proc/PID/fd links to
-	// anon_inode:[perf_event]); nil when none or the links cannot be read.
-	PerfUsers []int
+
+	// The costly facts are read on first use (KernelConfig, PerfUsers): pmc stat's hint about
+	// a missing PMU needs neither on most machines, pmc doctor both.
+	root      fs.FS
+	config    sync.Once
+	configMap map[string]string
+	configSrc string
+	users     sync.Once
+	userPids  []int
+}
+
+// KernelConfig is the kernel's CONFIG_ options ("y", "m", or "n" for "is not set") and the
+// file they come from ("/proc/config.gz" or "/boot/config-RELEASE"); nil when neither
+// exists. Read on the first call (decompressing /proc/config.gz takes milliseconds).
+func (p *Platform) KernelConfig() (map[string]string, string) {
+	p.config.Do(func() { p.configMap, p.configSrc = readKernelConfig(p.root, p.Release) })
+	return p.configMap, p.configSrc
+}
+
+// PerfUsers are the other processes holding perf_event fds (proc/PID/fd links to
+// anon_inode:[perf_event]); nil when none or the links cannot be read. Read on the first
+// call: it reads the fd links of every process.
+func (p *Platform) PerfUsers() []int {
+	p.users.Do(func() { p.userPids = perfUsers(p.root) })
+	return p.userPids
 }
 
 // DeviceTree is what the device tree says about the CPUs and their PMU.
@@ -84,10 +101,11 @@ const (
 // HasCap says whether the effective set holds capability bit.
 func (p *Platform) HasCap(bit uint) bool { return p.CapEff&(1<<bit) != 0 }
 
-// ReadPlatform reads the platform facts of the machine whose root is root and sysfs is sys.
-// Missing files leave fields empty; nothing fails.
+// ReadPlatform reads the platform facts of the machine whose root is root and sysfs is sys
+// (KernelConfig and PerfUsers when first asked). Missing files leave fields empty; nothing
+// fails.
 func ReadPlatform(root, sys fs.FS, cpuidVendor string) *Platform {
-	p := &Platform{CPUIDVendor: cpuidVendor, Seccomp: -1, UID: -1, Sysctl: map[string]string{}}
+	p := &Platform{CPUIDVendor: cpuidVendor, Seccomp: -1, UID: -1, Sysctl: map[string]string{}, root: root}
 	str := func(f fs.FS, name string) string {
 		b, err := fs.ReadFile(f, name)
 		if err != nil {
@@ -120,13 +138,11 @@ func ReadPlatform(root, sys fs.FS, cpuidVendor string) *Platform {
 	if madt, err := fs.ReadFile(sys, "firmware/acpi/tables/APIC"); err == nil {
 		p.ACPIOEM, p.MADTPMUIRQs = ParseMADT(madt)
 	}
-	p.Config, p.ConfigFrom = readKernelConfig(root, p.Release)
 	p.DeviceTree = readDeviceTree(sys, "firmware/devicetree/base")
 	if p.DeviceTree == nil {
 		p.DeviceTree = readDeviceTree(root, "proc/device-tree")
 	}
 	p.RDPMC = str(sys, "bus/event_source/devices/cpu/rdpmc")
-	p.PerfUsers = perfUsers(root)
 	for _, k := range []string{"perf_event_paranoid", "perf_event_max_sample_rate", "perf_event_mlock_kb", "nmi_watchdog", "perf_user_access"} {
 		if v := str(root, "proc/sys/kernel/"+k); v != "" {
 			p.Sysctl[k] = v
@@ -139,6 +155,7 @@ func ReadPlatform(root, sys fs.FS, cpuidVendor string) *Platform {
 			}
 		}
 	}
+
 	p.readStatus(str(root, "proc/self/status"))
 	p.Container = detectContainer(root, str(root, "proc/self/cgroup"))
 	return p
