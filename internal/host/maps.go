@@ -1,8 +1,10 @@
 package host
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"sort"
 	"strconv"
@@ -116,35 +118,33 @@ func (m *Machine) procFile(pid int, name string) ([]byte, error) {
 }
 
 // KernelText finds the kernel's text start (_text) and end (_etext) in /proc/kallsyms
-// (zero when the addresses are hidden: kptr_restrict).
+// (zero when the addresses are hidden: kptr_restrict). It reads the file line by line and
+// stops at the two symbols: the whole table is 5-10 MB, which pmc record used to hold (and
+// grow through) in memory for these two addresses.
 func (m *Machine) KernelText() (start, end uint64) {
-	b, err := m.readRoot("proc/kallsyms")
+	f, err := m.openKallsyms()
 	if err != nil {
 		return 0, 0
 	}
-	return parseKernelText(b)
+	defer f.Close()
+	return parseKernelText(f)
 }
 
-func parseKernelText(b []byte) (start, end uint64) {
-	for len(b) > 0 && (start == 0 || end == 0) {
-		line := b
-		if i := strings.IndexByte(string(b[:min(len(b), 512)]), '\n'); i >= 0 {
-			line, b = b[:i], b[i+1:]
-		} else {
-			b = nil
-		}
-		f := strings.Fields(string(line))
-		if len(f) < 3 || len(f) > 3 {
+func parseKernelText(r io.Reader) (start, end uint64) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
+	for sc.Scan() && (start == 0 || end == 0) {
+		f := strings.Fields(sc.Text())
+		if len(f) != 3 || (f[2] != "_text" && f[2] != "_etext") {
 			continue
 		}
 		addr, err := strconv.ParseUint(f[0], 16, 64)
 		if err != nil {
 			continue
 		}
-		switch f[2] {
-		case "_text":
+		if f[2] == "_text" {
 			start = addr
-		case "_etext":
+		} else {
 			end = addr
 		}
 	}
