@@ -108,6 +108,8 @@ func NoPMUCause(m *host.Machine, p *host.Platform) string {
 func cause(in *input) string {
 	p := in.p
 	switch {
+	case in.pr.Software == "ENOSYS" && p.Emulated():
+		return emulated(p)
 	case in.pr.Software == "ENOSYS" && p.Seccomp != 2:
 		return "the kernel has no perf_event_open (built without CONFIG_PERF_EVENTS)"
 	case (in.pr.Software == "EPERM" || in.pr.Software == "ENOSYS") && p.Seccomp == 2:
@@ -148,6 +150,12 @@ func cause(in *input) string {
 	return "no cpu PMU in sysfs: the kernel registered no PMU driver for this CPU (see dmesg | grep -i pmu)"
 }
 
+// emulated is the cause when pmc runs under a user-mode emulator.
+func emulated(p *host.Platform) string {
+	return "pmc (linux/" + p.BinaryArch + ") runs under a user-mode emulator on a " + p.Arch +
+		" kernel, which does not pass perf_event_open through (ENOSYS)"
+}
+
 func containerName(p *host.Platform) string {
 	if p.Container != "" {
 		return " in a " + p.Container + " container"
@@ -169,6 +177,9 @@ func checkSyscall(in *input) *Check {
 	switch e := in.pr.Software; {
 	case e == "":
 		c.Verdict, c.Found = OK, "present: a software event (cpu-clock) opens"
+	case e == "ENOSYS" && in.p.Emulated():
+		c.Verdict, c.Found = Problem, emulated(in.p)
+		c.Fix = []string{"run the " + in.p.Arch + " build of pmc here, or this build on a " + in.p.BinaryArch + " machine (or a QEMU system guest)"}
 	case e == "ENOSYS" && in.p.Seccomp != 2:
 		c.Verdict, c.Found = Problem, "ENOSYS: this kernel has no perf_event_open"
 		c.Fix = []string{"rebuild the kernel with CONFIG_PERF_EVENTS=y (and, on ARM, CONFIG_HW_PERF_EVENTS=y)"}
@@ -243,6 +254,9 @@ func checkDriver(in *input) *Check {
 	}
 	c.Verdict, c.Found = Problem, "no cpu PMU in /sys/bus/event_source/devices: "+cause(in)
 	c.Fix = []string{"the check that names the cause gives the fix; meanwhile software events count (-e task-clock,page-faults) and pmc stat --sim simulates caches and branches"}
+	if in.pr.Software != "" {
+		c.Fix = []string{"the check that names the cause gives the fix (no event of any kind opens here, software events included)"}
+	}
 	return c
 }
 

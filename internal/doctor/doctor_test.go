@@ -158,3 +158,31 @@ func TestNoPMUCauseReadsLittle(t *testing.T) {
 		}
 	}
 }
+
+// TestUserModeEmulation: an arm pmc on an x86_64 kernel (qemu-arm, as make test runs the
+// armv6 build) gets ENOSYS from perf_event_open; the doctor names the emulator, not a kernel
+// built without CONFIG_PERF_EVENTS (the configuration says =y), and does not promise that
+// software events count.
+func TestUserModeEmulation(t *testing.T) {
+	root, sys, hdr := testenv.Snapshot(t, filepath.Join("testdata/cases", "this-vm.txt"))
+	p := host.ReadPlatform(root, sys, hdr["cpuid"])
+	p.BinaryArch = "arm"
+	r := Diagnose(host.Probe(root, sys), p, Probes{Software: "ENOSYS", Hardware: "ENOSYS"})
+	var out bytes.Buffer
+	if err := r.Text(&out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"pmc (linux/arm) runs under a user-mode emulator on a x86_64 kernel", "run the x86_64 build of pmc",
+		"no event can be counted, software events included"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("missing %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "built without CONFIG_PERF_EVENTS") {
+		t.Errorf("blames the kernel configuration:\n%s", out.String())
+	}
+	p.BinaryArch = "amd64"
+	if p.Emulated() {
+		t.Error("amd64 on x86_64 counted as emulated")
+	}
+}

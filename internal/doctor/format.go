@@ -29,13 +29,26 @@ func (r *Report) Text(w io.Writer) error {
 		b.WriteString("\nno check found the cause; see dmesg | grep -i -e pmu -e perf\n")
 	case n > 0:
 		fmt.Fprintf(&b, "\n%d problem(s)", n)
-		if !r.HardwareCounting {
+		switch {
+		case !r.softwareCounting():
+			b.WriteString("; until they are fixed, no event can be counted, software events included")
+		case !r.HardwareCounting:
 			b.WriteString("; until they are fixed, software events count and pmc stat --sim simulates caches and branches")
 		}
 		b.WriteString("\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// softwareCounting: perf_event_open works for software events (the kernel.syscall check).
+func (r *Report) softwareCounting() bool {
+	for _, c := range r.Checks {
+		if c.ID == "kernel.syscall" {
+			return c.Verdict == OK
+		}
+	}
+	return true
 }
 
 // JSON writes the report (schema pmc.doctor/v1, docs/json-schema.md).

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,7 +22,10 @@ import (
 // the perf sysctls and this process's privileges. Every field comes from a file of the
 // root or sysfs snapshot, except CPUIDVendor (an instruction, given by the caller).
 type Platform struct {
-	Arch        string // uname -m: proc/sys/kernel/arch, or cpuinfo's guess
+	Arch string // uname -m: proc/sys/kernel/arch, or cpuinfo's guess
+	// BinaryArch is runtime.GOARCH of the pmc that reads the facts ("" for a snapshot): an
+	// arm pmc on an x86_64 kernel runs under a user-mode emulator (Emulated).
+	BinaryArch  string
 	Release     string // proc/sys/kernel/osrelease
 	CPUIDVendor string // CPUID leaf 0x40000000's signature ("KVMKVMKVM"); "" none or not x86
 
@@ -163,8 +167,29 @@ func ReadPlatform(root, sys fs.FS, cpuidVendor string) *Platform {
 
 // LivePlatform reads this machine's platform facts once per process.
 var LivePlatform = sync.OnceValue(func() *Platform {
-	return ReadPlatform(os.DirFS("/"), os.DirFS("/sys"), unix.HypervisorVendor())
+	p := ReadPlatform(os.DirFS("/"), os.DirFS("/sys"), unix.HypervisorVendor())
+	p.BinaryArch = runtime.GOARCH
+	return p
 })
+
+// Emulated says pmc runs under a user-mode emulator (qemu-arm, qemu-aarch64): its binary is
+// for another family of CPUs than the kernel's. Such an emulator passes most system calls to
+// the kernel, but not perf_event_open.
+func (p *Platform) Emulated() bool {
+	family := func(arch string) string {
+		switch {
+		case arch == "amd64" || arch == "386" || arch == "x86_64" || len(arch) == 4 && arch[0] == 'i' && arch[2:] == "86":
+			return "x86"
+		case strings.HasPrefix(arch, "arm") || arch == "aarch64":
+			return "arm"
+		case arch == "riscv64":
+			return "riscv"
+		}
+		return ""
+	}
+	b, k := family(p.BinaryArch), family(p.Arch)
+	return b != "" && k != "" && b != k
+}
 
 func guessArch(cpuinfo string) string {
 	switch {

@@ -141,6 +141,13 @@ func Start(c Cmd) (*Child, error) {
 	if err != nil {
 		unix.Close(goW)
 		unix.Close(errR)
+		if err == unix.ENOEXEC {
+			// The kernel cannot run pmc's own binary: pmc itself runs under a user-mode
+			// emulator (qemu-arm on an x86 machine) and no binfmt_misc handler passes the
+			// shim to it.
+			return nil, fmt.Errorf("launch: pmc cannot start itself again as the launch shim (/proc/self/exe: %w): "+
+				"it runs under a user-mode emulator without binfmt_misc; run pmc on the machine's own architecture", err)
+		}
 		return nil, fmt.Errorf("launch: starting the shim: %w", err)
 	}
 	ch := &Child{pid: pid, path: path, name: c.Args[0], goW: goW, errR: errR}

@@ -20,6 +20,10 @@ var (
 	ErrBusy = errors.New("counter busy")
 	// ErrTooManyFiles: the fd limit was reached (EMFILE).
 	ErrTooManyFiles = errors.New("too many open files")
+	// ErrNoSyscall: there is no perf_event_open to call (ENOSYS): a kernel built without
+	// CONFIG_PERF_EVENTS, a seccomp filter, or a user-mode emulator (qemu-arm) that does not
+	// pass the call through. No event of any kind can be counted.
+	ErrNoSyscall = errors.New("perf_event_open is not available")
 )
 
 // OpenError says which event failed to open and why, wrapping one of the sentinels above.
@@ -68,6 +72,8 @@ func classify(errno unix.Errno) error {
 		return ErrBusy
 	case unix.EMFILE:
 		return ErrTooManyFiles
+	case unix.ENOSYS:
+		return ErrNoSyscall
 	default:
 		return ErrInvalid
 	}
@@ -87,6 +93,8 @@ func Hint(err error) string {
 			"`sysctl -w kernel.perf_event_paranoid=1` (-1 for system-wide and raw events)"
 	case errors.Is(err, ErrTooManyFiles):
 		return "raise the open-file limit (`ulimit -n`) or count fewer events/CPUs"
+	case errors.Is(err, ErrNoSyscall):
+		return "no event can be counted here; `pmc doctor` says why (kernel configuration, seccomp, or an emulator)"
 	case errors.Is(err, ErrBusy):
 		return "another tool holds this counter (e.g. an NMI watchdog: `sysctl -w kernel.nmi_watchdog=0`)"
 	}

@@ -35,3 +35,12 @@ func TestPermissionHintNamesParanoid(t *testing.T) {
 		t.Errorf("without the value: %s", msg)
 	}
 }
+
+// TestNoSyscall: ENOSYS (no perf_event_open: kernel configuration, seccomp, qemu-user) is
+// its own error, not "invalid event attributes", and points to pmc doctor.
+func TestNoSyscall(t *testing.T) {
+	e := &OpenError{Event: "task-clock", Errno: unix.ENOSYS, Err: classify(unix.ENOSYS)}
+	if !errors.Is(e, ErrNoSyscall) || !strings.Contains(e.Error(), "(ENOSYS): no event can be counted here; `pmc doctor` says why") {
+		t.Errorf("ENOSYS: %v", e)
+	}
+}
