@@ -14,10 +14,11 @@ all: build workloads
 build:
 	$(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o $(BIN) ./cmd/pmc
 
-# Static pmc for the ARM guests (and any Raspberry Pi / ARM server).
+# Static pmc for the ARM guests (and any Raspberry Pi / ARM server; armv6: the Pi 1 and Zero).
 cross:
 	GOARCH=arm64 $(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o bin/pmc-arm64 ./cmd/pmc
 	GOARCH=arm GOARM=7 $(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o bin/pmc-armv7 ./cmd/pmc
+	GOARCH=arm GOARM=6 $(GO) build $(GOFLAGS) -ldflags='$(LDFLAGS)' -o bin/pmc-armv6 ./cmd/pmc
 
 workloads:
 	$(MAKE) -C workloads
@@ -36,6 +37,7 @@ test-go:
 	$(GO) vet ./...
 	GOARCH=arm64 $(GO) vet ./...
 	GOARCH=arm GOARM=7 $(GO) vet ./...
+	GOARCH=arm GOARM=6 $(GO) vet ./...
 	$(GO) test -count=1 ./...
 
 test-qemu:

@@ -79,4 +79,3 @@ func isCycles(pm Machine, e Encoding) bool {
 	}
 	return false
 }
-
