@@ -33,14 +33,6 @@ func setBlocking(fd int, blocking bool) error {
 	return nil
 }
 
-// setCloseOnExec sets FD_CLOEXEC on fd, so that a successful execve(2) closes it.
-func setCloseOnExec(fd int) error {
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFD, unix.FD_CLOEXEC); err != nil {
-		return fmt.Errorf("fcntl(%d, F_SETFD): %w", fd, err)
-	}
-	return nil
-}
-
 // pidfdOpen returns a close-on-exec pidfd for pid. For a child not yet waited for the pid
 // cannot have been reused. errNoPidfd when the kernel lacks pidfd_open.
 func pidfdOpen(pid int) (int, error) {
@@ -144,16 +136,6 @@ func fillRusage(info *exitInfo, ru *unix.Rusage) {
 	// int64 on 64-bit ABIs, int32 on 32-bit ARM: convert for both.
 	info.MaxRSSKB = int64(ru.Maxrss)
 	info.VolCtxSw, info.InvolCtxSw = int64(ru.Nvcsw), int64(ru.Nivcsw)
-}
-
-// selfCPUTime returns the user and system CPU time of the calling process so far
-// (getrusage(RUSAGE_SELF), all threads).
-func selfCPUTime() (user, sys time.Duration, err error) {
-	var ru unix.Rusage
-	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0, fmt.Errorf("getrusage: %w", err)
-	}
-	return time.Duration(ru.Utime.Nano()), time.Duration(ru.Stime.Nano()), nil
 }
 
 // executable reports whether path may be executed by this process (faccessat(2) with X_OK

@@ -25,38 +25,20 @@ func IoctlSetPointerInt(fd int, req uint, value int) error {
 	return linux.IoctlSetPointerInt(fd, req, value)
 }
 
-// RawRead is read(2) without telling the Go scheduler (no entersyscall): the launch shim
-// blocks in it without the runtime starting a thread to take over its P.
-func RawRead(fd int, p []byte) (int, error) {
-	var ptr unsafe.Pointer
-	if len(p) > 0 {
-		ptr = unsafe.Pointer(&p[0])
-	}
-	n, _, errno := syscall.RawSyscall(syscall.SYS_READ, uintptr(fd), uintptr(ptr), uintptr(len(p)))
-	if errno != 0 {
-		return int(n), errno
-	}
-	return int(n), nil
-}
-
 // Processes.
 
 func ForkExec(argv0 string, argv []string, attr *ProcAttr) (int, error) {
 	return syscall.ForkExec(argv0, argv, attr)
 }
-func Exec(argv0 string, argv, envv []string) error { return syscall.Exec(argv0, argv, envv) }
-func Kill(pid int, sig Signal) error               { return syscall.Kill(pid, sig) }
-func Getenv(key string) (string, bool)             { return syscall.Getenv(key) }
-func Environ() []string                            { return syscall.Environ() }
-func Getpgrp() int                                 { return linux.Getpgrp() }
-func PidfdOpen(pid int, flags int) (int, error)    { return linux.PidfdOpen(pid, flags) }
+func Kill(pid int, sig Signal) error            { return syscall.Kill(pid, sig) }
+func Getpgrp() int                              { return linux.Getpgrp() }
+func PidfdOpen(pid int, flags int) (int, error) { return linux.PidfdOpen(pid, flags) }
 func PidfdSendSignal(pidfd int, sig Signal) error {
 	return linux.PidfdSendSignal(pidfd, sig, nil, 0)
 }
 func Wait4(pid int, ws *WaitStatus, options int, ru *Rusage) (int, error) {
 	return linux.Wait4(pid, ws, options, ru)
 }
-func Getrusage(who int, ru *Rusage) error     { return linux.Getrusage(who, ru) }
 func Getrlimit(resource int, r *Rlimit) error { return syscall.Getrlimit(resource, r) }
 func Setrlimit(resource int, r *Rlimit) error { return syscall.Setrlimit(resource, r) }
 func Faccessat(dirfd int, path string, mode, flags int) error {
