@@ -26,11 +26,11 @@ PKGS=(
 	# internal/disasm checks its decoding against objdump on the ARM workloads.
 	binutils-aarch64-linux-gnu
 	binutils-arm-linux-gnueabihf
-	qemu-user                # qemu-arm -cpu arm1176: test/armv6 runs the armv6 build (Pi 1/Zero) under it
 	cpio                     # initramfs inspection (the harness packs its own cpio in Go)
 	device-tree-compiler     # dtc: the Cortex-A7 guest needs a PMU node added to the board DTB
 	# make test-release: the release's ARM binaries run under QEMU user mode (qemu-aarch64,
-	# qemu-arm), its .debs checked by lintian, its man pages read with man -l (and groff).
+	# qemu-arm; test/armv6 runs the armv6 build with -cpu arm1176), its .debs checked by
+	# lintian, its man pages read with man -l (and groff).
 	qemu-user
 	lintian
 	man-db
