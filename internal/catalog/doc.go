@@ -1,6 +1,9 @@
 // Package catalog is pmc's event catalog: per-CPU tables of hardware performance events,
-// embedded as JSON in the kernel's pmu-events field names (EventName, EventCode, UMask,
+// written as JSON in the kernel's pmu-events field names (EventName, EventCode, UMask,
 // BriefDescription, PublicDescription, ArchStdEvent, Unit), one folder per CPU under data/.
+// go generate (gen/) parses and checks them and writes tables_gen.go, which the linker lays
+// out as static data: pmc reads and parses no table when it runs, and a lookup touches only
+// the table it reads. TestGeneratedTablesAreCurrent fails when data/ changed without it.
 //
 // Each table also records how the Linux driver for that CPU maps the generic perf names
 // (cycles, cache-misses, L1-dcache-loads, ...) to raw events, including the names it leaves
