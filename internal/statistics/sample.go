@@ -77,12 +77,17 @@ func Quantile(xs []float64, p float64) float64 {
 const Fence = 1.5
 
 // Outliers returns the indices of the values of xs outside Tukey's fences, in order. Fewer
-// than four values have no quartiles worth the name: none is flagged.
+// than four values have no quartiles worth the name: none is flagged. Nor is any when the
+// quartiles coincide (exact counts that repeat): an interquartile range of 0 puts the fences
+// on the median, and every value off it would be flagged.
 func Outliers(xs []float64) []int {
 	if len(xs) < 4 {
 		return nil
 	}
 	q1, q3 := Quantile(xs, 0.25), Quantile(xs, 0.75)
+	if q3 == q1 {
+		return nil
+	}
 	lo, hi := q1-Fence*(q3-q1), q3+Fence*(q3-q1)
 	var out []int
 	for i, x := range xs {

@@ -123,3 +123,14 @@ func TestDescribe(t *testing.T) {
 		t.Errorf("Describe(nil) = %+v", s)
 	}
 }
+
+// TestOutliersExactCounts: exact counts (the QEMU guests' instructions:u) repeat the same
+// value; one run a count higher is not an outlier when the quartiles coincide: with an
+// interquartile range of 0 the fences say nothing about spread.
+func TestOutliersExactCounts(t *testing.T) {
+	for _, xs := range [][]float64{{6249, 6249, 6249, 6249, 6251}, {5, 5, 5, 5, 5, 4}, {7, 7, 7, 7}} {
+		if o := Outliers(xs); o != nil {
+			t.Errorf("Outliers(%v) = %v, want none (IQR 0)", xs, o)
+		}
+	}
+}
