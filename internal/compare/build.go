@@ -225,13 +225,36 @@ func deltas(row *Row, level float64) {
 		}
 		m0 := base.Stats.Mean
 		d := &Delta{Pct: 100 * (c.Stats.Mean - m0) / m0, Ratio: c.Stats.Mean / m0}
-		if w, ok := statistics.WelchTest(base.Values, c.Values, level); ok {
-			d.Tested, d.Significant = true, w.Significant
-			d.CILowPct, d.CIHighPct = 100*w.Low/math.Abs(m0), 100*w.High/math.Abs(m0)
-			d.P, d.DF = w.P, w.DF
+		w, ok := statistics.WelchTest(base.Values, c.Values, level)
+		f, fok := statistics.FiellerRatio(base.Values, c.Values, level, row.nonNegative())
+		if ok && fok {
+			d.Tested, d.P, d.DF = true, w.P, f.DF
+			if f.Bounded {
+				lo, hi := 100*(f.Low-1), 100*(f.High-1)
+				d.CILowPct, d.CIHighPct, d.Significant = &lo, &hi, f.Significant
+			} else {
+				d.CINote = fmt.Sprintf("too few runs for their spread: %d and %d runs (±%.0f%% and ±%.0f%%) cannot bound the ratio; run more (-r)",
+					base.Stats.N, c.Stats.N, 100*base.Stats.Stddev/math.Abs(m0), 100*c.Stats.Stddev/math.Abs(c.Stats.Mean))
+			}
 		}
 		c.Delta = d
 	}
+}
+
+// nonNegative says whether the quantity cannot be negative: times and counts never are, a
+// metric is taken to be when none of its values is.
+func (r *Row) nonNegative() bool {
+	if r.Kind != KindMetric {
+		return true
+	}
+	for _, c := range r.Cells {
+		for _, v := range c.Values {
+			if v < 0 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // differences lists how the inputs differ beyond their commands.

@@ -39,8 +39,10 @@ func CSV(w io.Writer, c *Comparison) error {
 			}
 			if d := cell.Delta; d != nil {
 				rec = append(rec, num(d.Pct))
-				if d.Tested {
-					rec = append(rec, num(d.CILowPct), num(d.CIHighPct), num(d.Ratio), num(d.P), strconv.FormatBool(d.Significant))
+				if lo, hi, ok := d.Interval(); ok {
+					rec = append(rec, num(lo), num(hi), num(d.Ratio), num(d.P), strconv.FormatBool(d.Significant))
+				} else if d.Tested {
+					rec = append(rec, "", "", num(d.Ratio), num(d.P), "")
 				} else {
 					rec = append(rec, "", "", num(d.Ratio), "", "")
 				}
@@ -56,6 +58,9 @@ func CSV(w io.Writer, c *Comparison) error {
 				outliers = append(outliers, strconv.Itoa(o))
 			}
 			notes := cell.Flags()
+			if cell.Delta != nil && cell.Delta.CINote != "" {
+				notes = append(notes, cell.Delta.CINote)
+			}
 			if cell.Error != "" {
 				notes = append(notes, cell.Error)
 			}

@@ -77,12 +77,17 @@ func (r Row) RatioText(d *Delta) string {
 // Pct formats a signed percentage.
 func Pct(v float64) string { return fmt.Sprintf("%+.1f%%", v) }
 
-// CIText is the interval of a delta, "[-33.5%, -30.7%]", or "" without one.
+// CIText is the interval of a delta, "[-33.5%, -30.7%]", "too few runs" when the runs
+// cannot bound it, or "" without a test.
 func CIText(d *Delta) string {
 	if d == nil || !d.Tested {
 		return ""
 	}
-	return "[" + Pct(d.CILowPct) + ", " + Pct(d.CIHighPct) + "]"
+	lo, hi, ok := d.Interval()
+	if !ok {
+		return "too few runs"
+	}
+	return "[" + Pct(lo) + ", " + Pct(hi) + "]"
 }
 
 // Verdict is "significant", "not significant", or why there is no test.
@@ -92,6 +97,8 @@ func Verdict(d *Delta) string {
 		return ""
 	case !d.Tested:
 		return "untested (<2 runs)"
+	case d.CILowPct == nil:
+		return "undecided (more runs)"
 	case d.Significant:
 		return "significant"
 	}
@@ -234,7 +241,7 @@ func (c *Comparison) Header() []string {
 		out = append(out, fmt.Sprintf("  %s: %d of %d runs failed, left out of the statistics: %s", cmd.Label, cmd.Failed, len(cmd.Runs), strings.Join(runs, ", ")))
 	}
 	if len(c.Commands) > 1 {
-		out = append(out, fmt.Sprintf("  change vs %s: difference of the means with its %g%% confidence interval by Welch's t (unequal variances); outliers by Tukey's 1.5 IQR fences", c.Commands[0].Label, 100*c.Confidence))
+		out = append(out, fmt.Sprintf("  change vs %s: ratio of the means with its %g%% confidence interval by Fieller's method (unequal variances; never below -100%% for a time or a count); outliers by Tukey's 1.5 IQR fences", c.Commands[0].Label, 100*c.Confidence))
 	}
 	for _, n := range c.Notes {
 		out = append(out, "  note: "+n)

@@ -8,8 +8,9 @@ import (
 // Schema names the JSON schema of a Comparison (docs/json-schema.md).
 const Schema = "pmc.compare/v1"
 
-// Method names how confidence intervals are computed.
-const Method = "welch-t"
+// Method names how confidence intervals are computed: Fieller's interval of the ratio of the
+// means with Welch–Satterthwaite degrees of freedom (docs/statistics.md).
+const Method = "fieller-welch"
 
 // Comparison is everything one pmc compare shows.
 type Comparison struct {
@@ -19,7 +20,7 @@ type Comparison struct {
 	Interleaved bool      `json:"interleaved"` // runs alternated A B A B ... (measured only)
 	Warmup      int       `json:"warmup"`      // uncounted runs of each command first
 	Confidence  float64   `json:"confidence"`  // 0.95
-	Method      string    `json:"ci_method"`   // "welch-t"
+	Method      string    `json:"ci_method"`   // "fieller-welch"
 	Commands    []Command `json:"commands"`
 	Rows        []Row     `json:"rows"`
 	// Differences say how the inputs differ beyond the commands: CPU, kernel, backend, an
@@ -91,14 +92,24 @@ type Cell struct {
 type Delta struct {
 	Pct   float64 `json:"pct"`   // (mean - first mean) / first mean * 100
 	Ratio float64 `json:"ratio"` // mean / first mean
-	// CILowPct and CIHighPct bound Pct: Welch's interval for the difference of the means,
-	// divided by the first command's mean.
-	CILowPct  float64 `json:"ci_low_pct"`
-	CIHighPct float64 `json:"ci_high_pct"`
-	P         float64 `json:"p"`
-	DF        float64 `json:"df"`
-	// Significant: the interval excludes 0. Without two values on each side there is no
-	// interval and Tested is false.
+	// CILowPct and CIHighPct bound Pct: Fieller's interval of the ratio of the means, as a
+	// change in percent (never below -100% for a quantity that cannot be negative). Nil when
+	// the runs are too few for their spread to bound it; CINote then says so.
+	CILowPct  *float64 `json:"ci_low_pct,omitempty"`
+	CIHighPct *float64 `json:"ci_high_pct,omitempty"`
+	CINote    string   `json:"ci_note,omitempty"`
+	P         float64  `json:"p"`  // Welch's t test of equal means, two-sided
+	DF        float64  `json:"df"` // Welch–Satterthwaite degrees of freedom of the interval
+	// Significant: the interval excludes no change. Without two values on each side there is
+	// no interval and Tested is false.
 	Significant bool `json:"significant"`
 	Tested      bool `json:"tested"`
+}
+
+// Interval is the change's confidence interval in percent; ok is false when there is none.
+func (d *Delta) Interval() (lo, hi float64, ok bool) {
+	if d == nil || d.CILowPct == nil || d.CIHighPct == nil {
+		return 0, 0, false
+	}
+	return *d.CILowPct, *d.CIHighPct, true
 }

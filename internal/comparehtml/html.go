@@ -200,7 +200,8 @@ func changes(b *strings.Builder, c *compare.Comparison) {
 		for ci, cell := range r.Cells {
 			if d := cell.Delta; d != nil {
 				items = append(items, item{r, ci, d, r.Title()})
-				span = math.Max(span, math.Max(math.Abs(d.Pct), math.Max(math.Abs(d.CILowPct), math.Abs(d.CIHighPct))))
+				lo, hi, _ := d.Interval()
+				span = math.Max(span, math.Max(math.Abs(d.Pct), math.Max(math.Abs(lo), math.Abs(hi))))
 			}
 		}
 	}
@@ -234,8 +235,8 @@ func changes(b *strings.Builder, c *compare.Comparison) {
 			cls += " significant"
 		}
 		fmt.Fprintf(b, "<g class=\"%s\"><text class=\"name\" x=\"%g\" y=\"%.1f\">%s · %s</text>\n", cls, nameW-8, y+4, esc(it.name), esc(cmd.Label))
-		if it.d.Tested {
-			fmt.Fprintf(b, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", sc.at(clip(it.d.CILowPct)), sc.at(clip(it.d.CIHighPct)), y, y, colour(it.ci))
+		if lo, hi, ok := it.d.Interval(); ok {
+			fmt.Fprintf(b, "<line class=\"ci\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n", sc.at(clip(lo)), sc.at(clip(hi)), y, y, colour(it.ci))
 		}
 		fmt.Fprintf(b, "<circle class=\"pct\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" data-tip=\"%s\"/></g>\n", sc.at(clip(it.d.Pct)), y, colour(it.ci),
 			esc(it.name+" "+cmd.Label+": "+compare.Pct(it.d.Pct)+" "+compare.CIText(it.d)+" "+it.row.RatioText(it.d)+", "+compare.Verdict(it.d)))

@@ -1,0 +1,73 @@
+package compare
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/result"
+)
+
+// cmdOf is a command whose runs have these wall times and task-clock counts (ms).
+func cmdOf(label string, wall, taskMS []float64) Command {
+	c := Command{Label: label, Backend: "perf_event"}
+	for i := range wall {
+		c.Runs = append(c.Runs, Run{Index: i, ElapsedSec: wall[i], UserSec: wall[i] / 2, Counts: []result.Count{{
+			Event: "task-clock", CPU: -1, Status: result.Counted, Raw: uint64(taskMS[i] * 1e6), Scaled: taskMS[i] * 1e6,
+			Enabled: 1, Running: 1, Unit: "msec"}}})
+	}
+	return c
+}
+
+func rowNamed(t *testing.T, c *Comparison, name string) Row {
+	t.Helper()
+	for _, r := range c.Rows {
+		if r.Name == name {
+			return r
+		}
+	}
+	t.Fatalf("no row %q", name)
+	return Row{}
+}
+
+// TestChangeNeverBelowMinus100 is the case: a few runs with much spread gave
+// "[-665.0%, +551.9%]" for a time, impossible for a quantity that cannot be negative. The
+// interval is now of the ratio (Fieller): cut at -100% for times and counts, and none at all
+// (said so) when the runs are too few for their spread.
+func TestChangeNeverBelowMinus100(t *testing.T) {
+	c := &Comparison{Source: "measured", Commands: []Command{
+		cmdOf("A", []float64{0.10, 0.11, 0.10}, []float64{100, 101, 99}),
+		cmdOf("B", []float64{0.02, 0.30, 0.03}, []float64{1, 30, 2}),
+	}}
+	Build(c)
+	for _, r := range c.Rows {
+		d := r.Cells[1].Delta
+		if r.Name == "sys time" {
+			continue // 0 in every run: no change to state
+		}
+		if d == nil || !d.Tested {
+			t.Fatalf("%s: no test: %+v", r.Name, d)
+		}
+		if lo, _, ok := d.Interval(); ok && lo < -100 {
+			t.Errorf("%s: interval %s goes below -100%%", r.Name, CIText(d))
+		}
+	}
+	tc := rowNamed(t, c, "task-clock").Cells[1].Delta
+	if lo, hi, ok := tc.Interval(); !ok || lo != -100 || hi < -49 || hi > -48 {
+		t.Errorf("task-clock: %s, want [-100.0%%, -48.1%%] (Fieller, cut at 0)", CIText(tc))
+	}
+	// Two runs each with 20% spread: too few to bound the ratio; the text says so.
+	c = &Comparison{Source: "measured", Commands: []Command{
+		cmdOf("A", []float64{0.10, 0.13}, []float64{100, 130}),
+		cmdOf("B", []float64{0.04, 0.09}, []float64{40, 90}),
+	}}
+	Build(c)
+	tc = rowNamed(t, c, "task-clock").Cells[1].Delta
+	if _, _, ok := tc.Interval(); ok || tc.Significant || !strings.Contains(CIText(tc), "too few runs") || tc.CINote == "" {
+		t.Errorf("two runs, 20%% spread: CI %q (note %q), significant %v; want none, said so", CIText(tc), tc.CINote, tc.Significant)
+	}
+	var text strings.Builder
+	Text(&text, c, TextOptions{})
+	if strings.Contains(text.String(), "[-") || !strings.Contains(text.String(), "too few runs") {
+		t.Errorf("text prints an interval it cannot bound:\n%s", text.String())
+	}
+}
