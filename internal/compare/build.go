@@ -3,7 +3,6 @@ package compare
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statistics"
@@ -255,83 +254,4 @@ func (r *Row) nonNegative() bool {
 		}
 	}
 	return true
-}
-
-// differences lists how the inputs differ beyond their commands.
-func differences(cmds []Command) []string {
-	if len(cmds) < 2 {
-		return nil
-	}
-	var out []string
-	differ := func(what string, get func(Command) string) {
-		first := get(cmds[0])
-		for _, c := range cmds[1:] {
-			if get(c) != first {
-				var parts []string
-				for _, c := range cmds {
-					v := get(c)
-					if v == "" {
-						v = "(not recorded)"
-					}
-					parts = append(parts, c.Label+": "+v)
-				}
-				out = append(out, what+" differs: "+strings.Join(parts, "; "))
-				return
-			}
-		}
-	}
-	machine := func(f func(*result.Machine) string) func(Command) string {
-		return func(c Command) string {
-			if c.Machine == nil {
-				return ""
-			}
-			return f(c.Machine)
-		}
-	}
-	differ("CPU", machine(cpuText))
-	differ("PMU", machine(func(m *result.Machine) string { return m.PMU }))
-	differ("kernel", machine(func(m *result.Machine) string { return m.Kernel }))
-	differ("backend", func(c Command) string { return c.Backend })
-	// An event opened with another encoding counts something else: say so per event.
-	var order []string
-	enc := make([]map[string]string, len(cmds))
-	for i, c := range cmds {
-		enc[i] = map[string]string{}
-		for _, r := range c.Runs {
-			for _, n := range r.Counts {
-				if _, ok := enc[i][n.Event]; ok {
-					continue
-				}
-				if i == 0 {
-					order = append(order, n.Event)
-				}
-				enc[i][n.Event] = encodingString(n.Encoding)
-			}
-		}
-	}
-	for _, ev := range order {
-		differ("encoding of "+ev, func(c Command) string {
-			for i := range cmds {
-				if cmds[i].Label == c.Label {
-					return enc[i][ev]
-				}
-			}
-			return ""
-		})
-	}
-	return out
-}
-
-func encodingString(e result.Encoding) string {
-	s := fmt.Sprintf("type %d config %#x", e.Type, e.Config)
-	if e.Config1 != 0 || e.Config2 != 0 {
-		s += fmt.Sprintf(" config1 %#x config2 %#x", e.Config1, e.Config2)
-	}
-	if e.PMU != "" {
-		s += " (" + e.PMU + ")"
-	}
-	if e.Raw != "" {
-		s += " = " + e.Raw
-	}
-	return s
 }

@@ -1,0 +1,172 @@
+package compare
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/result"
+)
+
+// differences lists how the inputs differ beyond their commands: what the machines and the
+// events really are, normalized, so that the same machine or event written by two writers
+// (pmc stat and include/pmc.h, two CPUs' PMU names for one raw event) is not a difference.
+// A fact one input does not record is no evidence of a difference and is not one.
+func differences(cmds []Command) []string {
+	if len(cmds) < 2 {
+		return nil
+	}
+	var out []string
+	// differ states what when the normalized keys of two inputs that both record it differ,
+	// showing each input's own description.
+	differ := func(what string, key, show func(Command) string) {
+		first := ""
+		for _, c := range cmds {
+			k := key(c)
+			if k == "" {
+				continue
+			}
+			if first == "" {
+				first = k
+				continue
+			}
+			if k == first {
+				continue
+			}
+			var parts []string
+			for _, c := range cmds {
+				v := show(c)
+				if v == "" {
+					v = "(not recorded)"
+				}
+				parts = append(parts, c.Label+": "+v)
+			}
+			out = append(out, what+" differs: "+strings.Join(parts, "; "))
+			return
+		}
+	}
+	machine := func(f func(*result.Machine) string) func(Command) string {
+		return func(c Command) string {
+			if c.Machine == nil {
+				return ""
+			}
+			return f(c.Machine)
+		}
+	}
+	differ("CPU", func(c Command) string { return cpuKey(c, cmds) }, machine(cpuText))
+	pmu := machine(func(m *result.Machine) string { return m.PMU })
+	differ("PMU", func(c Command) string { return strings.SplitN(pmu(c), ",", 2)[0] }, pmu)
+	kernel := machine(func(m *result.Machine) string { return m.Kernel })
+	differ("kernel", kernel, kernel)
+	backend := func(c Command) string { return c.Backend }
+	differ("backend", backend, backend)
+	// An event opened with another encoding counts something else: say so per event.
+	var order []string
+	type encs struct{ key, show string }
+	enc := make([]map[string]encs, len(cmds))
+	for i, c := range cmds {
+		enc[i] = map[string]encs{}
+		for _, r := range c.Runs {
+			for _, n := range r.Counts {
+				if _, ok := enc[i][n.Event]; ok {
+					continue
+				}
+				if i == 0 {
+					order = append(order, n.Event)
+				}
+				enc[i][n.Event] = encs{encodingKey(n.Encoding), encodingString(n.Encoding)}
+			}
+		}
+	}
+	index := map[string]int{}
+	for i, c := range cmds {
+		index[c.Label] = i
+	}
+	for _, ev := range order {
+		differ("encoding of "+ev,
+			func(c Command) string { return enc[index[c.Label]][ev].key },
+			func(c Command) string { return enc[index[c.Label]][ev].show })
+	}
+	return out
+}
+
+// cpuKey is what identifies a command's CPU for comparison: its identity (vendor, family,
+// model or the Arm implementer and part, without the description in parentheses) when
+// every input that records a CPU records one, else the model name.
+func cpuKey(c Command, all []Command) string {
+	if c.Machine == nil {
+		return ""
+	}
+	ids := true
+	for _, o := range all {
+		if o.Machine != nil && (o.Machine.CPUID != "" || o.Machine.CPU != "") && o.Machine.CPUID == "" {
+			ids = false
+		}
+	}
+	if ids {
+		return strings.TrimSpace(parenthesized.ReplaceAllString(c.Machine.CPUID, ""))
+	}
+	return strings.TrimSpace(c.Machine.CPU)
+}
+
+var (
+	// parenthesized is a trailing remark: "(cpuinfo architecture 8)", "(AMD EPYC)".
+	parenthesized = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
+	// resolvedRaw is the raw event a generic name became: "instructions = r8 (INST_RETIRED)".
+	resolvedRaw = regexp.MustCompile(`= r([0-9a-fA-F]+)\b`)
+)
+
+// Event types of perf_event_attr (linux/perf_event.h) the normalization tells apart.
+const (
+	typeHardware   = 0
+	typeSoftware   = 1
+	typeTracepoint = 2
+	typeHWCache    = 3
+	typeRaw        = 4
+	typeBreakpoint = 5
+)
+
+// encodingKey is what an event really counts, comparable across machines: a generic event
+// resolved on its CPU counts that raw event ("raw 0x8"); a raw event, or a CPU table name,
+// counts its code on the core PMU whatever the PMU's name and dynamic type number; a
+// tracepoint is its name (ids change with the kernel); other PMUs are named.
+func encodingKey(e result.Encoding) string {
+	extra := ""
+	if e.Config1 != 0 || e.Config2 != 0 {
+		extra = fmt.Sprintf(" config1 %#x config2 %#x", e.Config1, e.Config2)
+	}
+	switch {
+	case e.Type == typeHardware || e.Type == typeHWCache:
+		if m := resolvedRaw.FindStringSubmatch(e.Raw); m != nil {
+			return "raw 0x" + strings.ToLower(strings.TrimLeft(m[1], "0")) + extra
+		}
+		return fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
+	case e.Type == typeRaw || e.Type > typeBreakpoint && corePMU(e.PMU):
+		return fmt.Sprintf("raw %#x", e.Config) + extra
+	case e.Type == typeTracepoint && e.Raw != "":
+		return "tracepoint " + e.Raw
+	case e.Type > typeBreakpoint:
+		return fmt.Sprintf("%s config %#x", e.PMU, e.Config) + extra
+	}
+	return fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
+}
+
+// corePMU says whether a sysfs PMU name is a CPU's own PMU (whose raw codes are the CPU's
+// events): x86's cpu (cpu_core, cpu_atom), Arm's armv7_cortex_a7, armv8_pmuv3_0, ...
+func corePMU(name string) bool {
+	return name == "cpu" || strings.HasPrefix(name, "cpu_") || strings.HasPrefix(name, "armv")
+}
+
+func encodingString(e result.Encoding) string {
+	s := fmt.Sprintf("type %d config %#x", e.Type, e.Config)
+	if e.Config1 != 0 || e.Config2 != 0 {
+		s += fmt.Sprintf(" config1 %#x config2 %#x", e.Config1, e.Config2)
+	}
+	if e.PMU != "" {
+		s += " (" + e.PMU + ")"
+	}
+	if e.Raw != "" {
+		s += " = " + e.Raw
+	}
+	return s
+}
