@@ -127,13 +127,8 @@ func (Cachegrind) Name() string { return BackendName }
 func (c Cachegrind) Args(out string, cmd []string) []string {
 	args := []string{"--tool=cachegrind", "--cache-sim=yes", "--branch-sim=yes", "-q", "--cachegrind-out-file=" + out,
 		"--log-file=" + filepath.Join(filepath.Dir(out), "valgrind.log")}
-	for _, l := range []struct {
-		flag string
-		c    Cache
-	}{{"--I1=", c.Geometry.I1}, {"--D1=", c.Geometry.D1}, {"--LL=", c.Geometry.LL}} {
-		if l.c.Size > 0 {
-			args = append(args, l.flag+l.c.String())
-		}
+	for _, l := range c.Geometry.Levels() {
+		args = append(args, "--"+l.Name+"="+l.Cache.String())
 	}
 	return append(append(args, "--"), cmd...)
 }
@@ -166,19 +161,20 @@ func (c Cachegrind) Begin(ctx context.Context, req *stat.Request, run int) (stat
 	out := filepath.Join(dir, "cachegrind.out")
 	cmd := exec.CommandContext(ctx, vg, c.Args(out, req.Command)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = req.Stdin, req.Stdout, req.Stderr
-	return &session{req: req, cmd: cmd, dir: dir, out: out, notes: c.Notes, done: make(chan struct{})}, nil
+	return &session{req: req, cmd: cmd, dir: dir, out: out, geometry: c.Geometry, notes: c.Notes, done: make(chan struct{})}, nil
 }
 
 type session struct {
-	req     *stat.Request
-	cmd     *exec.Cmd
-	dir     string
-	out     string
-	notes   []string
-	done    chan struct{}
-	start   time.Time
-	elapsed time.Duration
-	waitErr error
+	req      *stat.Request
+	geometry Geometry
+	cmd      *exec.Cmd
+	dir      string
+	out      string
+	notes    []string
+	done     chan struct{}
+	start    time.Time
+	elapsed  time.Duration
+	waitErr  error
 }
 
 func (s *session) Start() error {
@@ -198,22 +194,7 @@ func (s *session) Start() error {
 func (s *session) Ticks() <-chan time.Duration { return nil }
 func (s *session) Done() <-chan struct{}       { return s.done }
 func (s *session) Notes() []string {
-	return append([]string{"SIMULATED: the counts come from valgrind's cachegrind simulating " + s.describe() + ", not from hardware counters"}, s.notes...)
-}
-
-func (s *session) describe() string {
-	var parts []string
-	for _, a := range s.cmd.Args[1:] {
-		for _, p := range []string{"--I1=", "--D1=", "--LL="} {
-			if v, ok := strings.CutPrefix(a, p); ok {
-				parts = append(parts, p[2:4]+" "+v)
-			}
-		}
-	}
-	if len(parts) == 0 {
-		return "the caches it detected"
-	}
-	return "caches " + strings.Join(parts, ", ") + " (size,ways,line)"
+	return append([]string{Note(s.geometry)}, s.notes...)
 }
 
 func (s *session) Outcome() (stat.Outcome, error) {

@@ -102,3 +102,24 @@ func TestSimulable(t *testing.T) {
 		t.Errorf("ParseGeometry of a 491520-set cache: %v", err)
 	}
 }
+
+// TestNoteRoundTrip: the geometry a saved --sim result names in its note is read back (pmc
+// compare shows it), whatever levels were given.
+func TestNoteRoundTrip(t *testing.T) {
+	for _, g := range []Geometry{
+		{D1: Cache{16384, 4, 32}, LL: Cache{65536, 8, 32}},
+		{I1: Cache{32768, 8, 64}, D1: Cache{49152, 12, 64}, LL: Cache{503316480, 30, 64}},
+	} {
+		got, ok := GeometryOf([]string{"something else", Note(g)})
+		if !ok || got != g {
+			t.Errorf("GeometryOf(Note(%v)) = %v, %v", g, got, ok)
+		}
+	}
+	if _, ok := GeometryOf([]string{Note(Geometry{})}); ok {
+		t.Error("cachegrind's own caches: no geometry to read back")
+	}
+	const saved = "SIMULATED: the counts come from valgrind's cachegrind simulating caches D1 16384,4,32, LL 65536,8,32 (size,ways,line), not from hardware counters"
+	if g, ok := GeometryOf([]string{saved}); !ok || g.String() != "D1 16384,4,32, LL 65536,8,32" {
+		t.Errorf("a note as pmc stat --sim saved it: %v %v", g, ok)
+	}
+}
