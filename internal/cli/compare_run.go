@@ -271,6 +271,9 @@ func (m *measurer) once(i, index int) error {
 	if cmd.Machine == nil {
 		cmd.Machine = identity(m.facts)
 	}
+	if cmd.Simulation == nil {
+		cmd.Simulation = simulationOf(res.Backend, res.Notes)
+	}
 	run := toCompareRun(res.Runs[0], m.plan)
 	run.Index = index
 	if run.Failed() {

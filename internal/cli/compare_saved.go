@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/pmc-tools/pmc/internal/compare"
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/sim"
 )
 
 // readSaved reads saved results: each pmc.stat/v1 document (pmc stat --json, include/pmc.h)
@@ -63,7 +65,8 @@ func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, err
 					return errors.New("no runs: save it with pmc stat --json")
 				}
 				doc.Sanitize() // names from a file must not drive the terminal (as pmc show)
-				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend}
+				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend,
+					Simulation: simulationOf(doc.Backend, doc.Notes)}
 				for _, r := range doc.Runs {
 					run := toCompareRun(r, plan)
 					if run.Failed() {
@@ -85,4 +88,19 @@ func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, err
 		return nil, usageErr(fmt.Errorf("-n: %d names for %d results", len(f.names), len(c.Commands)))
 	}
 	return c, nil
+}
+
+// simulationOf is what a simulated result was simulated on: the caches its SIMULATED note
+// names (pmc stat --sim writes it); nil for hardware counts.
+func simulationOf(backend string, notes []string) *compare.Simulation {
+	if !strings.HasPrefix(backend, result.SimulatedPrefix) {
+		return nil
+	}
+	s := &compare.Simulation{Simulator: strings.TrimPrefix(backend, result.SimulatedPrefix)}
+	if g, ok := sim.GeometryOf(notes); ok {
+		for _, l := range g.Levels() {
+			s.Caches = append(s.Caches, compare.SimCache{Level: l.Name, SizeBytes: l.Size, Ways: l.Assoc, LineBytes: l.Line})
+		}
+	}
+	return s
 }

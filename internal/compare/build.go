@@ -19,6 +19,21 @@ func Build(c *Comparison) {
 	c.Rows = append(c.Rows, timeRows(c.Commands)...)
 	c.Rows = append(c.Rows, eventRows(c.Commands)...)
 	c.Rows = append(c.Rows, metricRows(c.Commands)...)
+	c.Simulated = false
+	for ci := range c.Commands {
+		if !c.Commands[ci].Simulated() {
+			continue
+		}
+		c.Simulated = true
+		for ri := range c.Rows {
+			cell := &c.Rows[ri].Cells[ci]
+			if c.Rows[ri].Kind == KindTime {
+				cell.Warning = "of the simulator's run (cachegrind runs the program 4-57x slower)"
+			} else {
+				cell.Simulated = true
+			}
+		}
+	}
 	for i := range c.Rows {
 		deltas(&c.Rows[i], c.Confidence)
 	}

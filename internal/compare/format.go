@@ -128,6 +128,9 @@ func (c Cell) RangeText() string {
 // plausibility warnings.
 func (c Cell) Flags() []string {
 	var out []string
+	if c.Simulated {
+		out = append(out, "SIMULATED")
+	}
 	if c.RunningPct > 0 && c.RunningPct < 99.995 {
 		out = append(out, fmt.Sprintf("counted %.1f%% of the time, scaled", c.RunningPct))
 	}
@@ -182,6 +185,10 @@ func cpuText(m *result.Machine) string {
 func (c *Comparison) Header() []string {
 	var out []string
 	how := fmt.Sprintf("pmc compare: %d commands", len(c.Commands))
+	sim := ""
+	if c.Simulated {
+		sim = ": SIMULATED counts (a simulator's, not hardware counters)"
+	}
 	if c.Source == "saved" {
 		how = fmt.Sprintf("pmc compare: %d saved results", len(c.Commands))
 	} else {
@@ -194,7 +201,7 @@ func (c *Comparison) Header() []string {
 			how += fmt.Sprintf(", %d warm-up run(s) each", c.Warmup)
 		}
 	}
-	out = append(out, how)
+	out = append(out, how+sim)
 	sameHost := true
 	for _, cmd := range c.Commands {
 		line := "  " + cmd.Label + ": " + strings.Join(cmd.Command, " ")
@@ -205,11 +212,20 @@ func (c *Comparison) Header() []string {
 			}
 		}
 		line += fmt.Sprintf(", %d run(s)", len(cmd.Runs))
+		if cmd.Simulated() {
+			s := cmd.Simulation.String()
+			if s == "" {
+				s = "SIMULATED (" + strings.TrimPrefix(cmd.Backend, result.SimulatedPrefix) + ")"
+			}
+			line += "; " + s
+		}
 		out = append(out, line)
 		sameHost = sameHost && MachineText(cmd.Machine) == MachineText(c.Commands[0].Machine)
 	}
 	if len(c.Commands) > 0 && sameHost {
-		if m := MachineText(c.Commands[0].Machine); m != "" {
+		if m := MachineText(c.Commands[0].Machine); m != "" && c.Simulated {
+			out = append(out, "  machine that ran the simulation: "+m)
+		} else if m != "" {
 			out = append(out, "  machine: "+m)
 		}
 	} else {

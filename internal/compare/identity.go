@@ -60,6 +60,14 @@ func differences(cmds []Command) []string {
 	differ("kernel", kernel, kernel)
 	backend := func(c Command) string { return c.Backend }
 	differ("backend", backend, backend)
+	// What a simulator simulated is the machine the counts are of.
+	simulated := func(c Command) string {
+		if c.Simulation == nil {
+			return ""
+		}
+		return c.Simulation.Simulator + " " + c.Simulation.CachesText()
+	}
+	differ("simulated machine", simulated, simulated)
 	// An event opened with another encoding counts something else: say so per event.
 	var order []string
 	type encs struct{ key, show string }

@@ -1,6 +1,9 @@
 package compare
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statistics"
 )
@@ -27,6 +30,9 @@ type Comparison struct {
 	// event's encoding. Printed in the header, never left out.
 	Differences []string `json:"differences,omitempty"`
 	Notes       []string `json:"notes,omitempty"`
+	// Simulated: a command's counts come from a simulator (pmc stat --sim), not from hardware
+	// counters; every writer says SIMULATED.
+	Simulated bool `json:"simulated,omitempty"`
 }
 
 // Command is one compared command or saved result, with every run.
@@ -36,9 +42,49 @@ type Command struct {
 	File    string          `json:"file,omitempty"`    // the saved result it came from
 	Machine *result.Machine `json:"machine,omitempty"` // where it ran, as pmc stat --json records it
 	Backend string          `json:"backend"`
-	Runs    []Run           `json:"runs"`
-	Failed  int             `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
+	// Simulation is the machine a simulator simulated (pmc stat --sim's caches); nil for
+	// hardware counts.
+	Simulation *Simulation `json:"simulation,omitempty"`
+	Runs       []Run       `json:"runs"`
+	Failed     int         `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
 }
+
+// Simulation says what a simulated command's counts were simulated on.
+type Simulation struct {
+	Simulator string     `json:"simulator"`        // "cachegrind"
+	Caches    []SimCache `json:"caches,omitempty"` // the levels given; none when the simulator chose them
+}
+
+// SimCache is one simulated cache level.
+type SimCache struct {
+	Level     string `json:"level"` // "I1", "D1" or "LL" (cachegrind's last level)
+	SizeBytes int    `json:"size_bytes"`
+	Ways      int    `json:"ways"`
+	LineBytes int    `json:"line_bytes"`
+}
+
+// String is "SIMULATED by cachegrind: D1 16384,4,32, LL 65536,8,32 (size,ways,line)".
+func (s *Simulation) String() string {
+	if s == nil {
+		return ""
+	}
+	return "SIMULATED by " + s.Simulator + ": " + s.CachesText()
+}
+
+// CachesText is "D1 16384,4,32, LL 65536,8,32 (size,ways,line)", or what chose the caches.
+func (s *Simulation) CachesText() string {
+	if len(s.Caches) == 0 {
+		return "the caches " + s.Simulator + " detected"
+	}
+	var parts []string
+	for _, c := range s.Caches {
+		parts = append(parts, fmt.Sprintf("%s %d,%d,%d", c.Level, c.SizeBytes, c.Ways, c.LineBytes))
+	}
+	return strings.Join(parts, ", ") + " (size,ways,line)"
+}
+
+// Simulated reports whether the command's counts come from a simulator.
+func (c *Command) Simulated() bool { return strings.HasPrefix(c.Backend, result.SimulatedPrefix) }
 
 // Run is one measured run with its raw counts.
 type Run struct {
@@ -85,7 +131,10 @@ type Cell struct {
 	Together *bool  `json:"measured_together,omitempty"`
 	Warning  string `json:"warning,omitempty"`
 	Error    string `json:"error,omitempty"`
-	Delta    *Delta `json:"delta,omitempty"` // against the first command; nil for the first
+	// Simulated: the values are a simulator's counts (events and metrics of a simulated
+	// command), printed with SIMULATED beside them.
+	Simulated bool   `json:"simulated,omitempty"`
+	Delta     *Delta `json:"delta,omitempty"` // against the first command; nil for the first
 }
 
 // Delta is a command's change against the first command.

@@ -26,11 +26,18 @@ func Write(w io.Writer, c *compare.Comparison) error {
 	for _, h := range c.Header() {
 		b.WriteString(esc(h) + "\n")
 	}
-	b.WriteString("</pre>\n<div class=\"legend\">")
+	b.WriteString("</pre>\n")
+	if c.Simulated {
+		b.WriteString("<p class=\"simulated\">SIMULATED: these counts come from a simulator, not from hardware counters.</p>\n")
+	}
+	b.WriteString("<div class=\"legend\">")
 	for i, cmd := range c.Commands {
 		what := strings.Join(cmd.Command, " ")
 		if cmd.File != "" {
 			what = cmd.File
+		}
+		if s := cmd.Simulation.String(); s != "" {
+			what += " (" + s + ")"
 		}
 		fmt.Fprintf(&b, "<span class=\"key\"><span class=\"swatch\" style=\"background:%s\"></span><b>%s</b> %s</span>", colour(i), esc(cmd.Label), esc(what))
 	}
@@ -247,6 +254,7 @@ func changes(b *strings.Builder, c *compare.Comparison) {
 const style = `
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:940px;color:#222;background:#fff}
 h1{font-size:1.4em}h2{font-size:1.05em;margin:1.2em 0 .3em}
+.simulated{background:#fff3cd;border:1px solid #e0a800;padding:.4em .6em;font-weight:bold}
 pre.header{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:12px;white-space:pre-wrap}
 .legend .key{margin-right:1.2em;white-space:nowrap}.swatch{display:inline-block;width:.9em;height:.9em;margin-right:.3em;vertical-align:-.1em}
 svg text{font-size:12px;fill:#333}.label{text-anchor:end;font-weight:bold}.tick{text-anchor:middle;fill:#777}
