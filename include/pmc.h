@@ -80,8 +80,9 @@
  * reads): constant for a given build and event list. Count user space only (":u") for exact
  * instruction counts; workloads/src/selfmeasure.c measures the overhead with an empty region.
  *
- * JSON (pmc_write_json): the pmc.stat/v1 schema of internal/stat/result.go, so `pmc` reads it
- * as a stat.Result. The mapping:
+ * JSON (pmc_write_json): schema pmc.self/v1 (docs/json-schema.md): the fields of pmc.stat/v1
+ * (internal/result), so `pmc show` and `pmc compare` read it, under a name of its own because
+ * its runs are regions, not runs of a program. The mapping:
  *   - each region is one Run: runs[i].index = i, in order of first pmc_begin in any thread;
  *     elapsed_sec = wall time summed over the region's passes (in every thread); exit_status
  *     0; user/sys 0;
@@ -1115,7 +1116,7 @@ static void pmc__summary(FILE *f, int j)
 /* pmc__write writes the JSON document of the merged regions (pmc__mu held). */
 static void pmc__write(FILE *f, int threads, const struct timespec *now)
 {
-	fprintf(f, "{\"schema\":\"pmc.stat/v1\",");
+	fprintf(f, "{\"schema\":\"pmc.self/v1\",");
 	pmc__command(f, "command");
 	fprintf(f, ",\"mode\":\"self\",\"scaled\":true,\"repeat\":1,\"backend\":\"perf_event\",\"runs\":[");
 	for (int i = 0; i < pmc__s.nreg; i++) {

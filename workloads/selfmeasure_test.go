@@ -52,7 +52,7 @@ func TestSelfMeasure(t *testing.T) {
 	if err := dec.Decode(&rep); err != nil {
 		t.Fatalf("JSON does not decode into result.Stat: %v\n%s", err, data)
 	}
-	if rep.Schema != result.SchemaVersion || rep.Mode != "self" || rep.Backend != "perf_event" {
+	if rep.Schema != result.SelfSchema || rep.Mode != "self" || rep.Backend != "perf_event" {
 		t.Errorf("schema %q mode %q backend %q", rep.Schema, rep.Mode, rep.Backend)
 	}
 	if len(rep.Command) == 0 || !strings.HasSuffix(rep.Command[0], "selfmeasure") {

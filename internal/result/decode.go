@@ -20,7 +20,7 @@ type IntervalLine struct {
 	Metrics []Metric `json:"metrics,omitempty"`
 }
 
-// Decode reads pmc.stat/v1 JSON: one indented document, or a JSON Lines stream (documents
+// Decode reads pmc.stat/v1 JSON (and include/pmc.h's pmc.self/v1): one indented document, or a JSON Lines stream (documents
 // appended with --append, -I interval lines before their document). Each document is passed
 // to each with its intervals attached and its raw bytes (for fields outside this model, such
 // as include/pmc.h's regions). Unknown fields are ignored, as the schema's compatibility
@@ -54,7 +54,7 @@ func Decode(r io.Reader, each func(doc *Stat, raw json.RawMessage) error) error 
 				return fmt.Errorf("interval line: %w", err)
 			}
 			pending = append(pending, line.Interval)
-		case SchemaVersion:
+		case SchemaVersion, SelfSchema:
 			var doc Stat
 			if err := json.Unmarshal(raw, &doc); err != nil {
 				return fmt.Errorf("%s document: %w", SchemaVersion, err)
@@ -68,7 +68,7 @@ func Decode(r io.Reader, each func(doc *Stat, raw json.RawMessage) error) error 
 				return err
 			}
 		default:
-			return fmt.Errorf("schema %q: want %s (pmc stat --json or include/pmc.h)", head.Schema, SchemaVersion)
+			return fmt.Errorf("schema %q: want %s (pmc stat --json) or %s (include/pmc.h)", head.Schema, SchemaVersion, SelfSchema)
 		}
 	}
 	switch {

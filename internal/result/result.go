@@ -9,6 +9,14 @@ import (
 // incompatible change; adding fields is compatible.
 const SchemaVersion = "pmc.stat/v1"
 
+// SelfSchema names the JSON include/pmc.h writes: pmc.stat/v1's fields, but each run is a
+// region of the program (its "regions" name them), not a run of it (docs/json-schema.md).
+// Files written before it say pmc.stat/v1 with mode "self".
+const SelfSchema = "pmc.self/v1"
+
+// SelfMeasured reports whether r is include/pmc.h's: its runs are regions.
+func (r *Stat) SelfMeasured() bool { return r.Schema == SelfSchema || r.Mode == "self" }
+
 // Status says whether a count holds a measured value.
 type Status string
 
