@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/result"
 
@@ -50,14 +51,42 @@ printed. "-" reads standard input.`,
 }
 
 // savedResult is a Result file with the fields include/pmc.h adds: its runs are regions.
+// Fields this reader does not know (a newer pmc.h's per-thread ones) are ignored.
 type savedResult struct {
 	result.Stat
-	Regions []struct {
-		Name   string `json:"name"`
-		Run    int    `json:"run"`
-		Calls  int    `json:"calls"`
-		Parent string `json:"parent"`
-	} `json:"regions"`
+	Regions []savedRegion `json:"regions"`
+}
+
+// savedRegion is one named region of an include/pmc.h file.
+type savedRegion struct {
+	Name   string `json:"name"`
+	Run    int    `json:"run"`
+	Calls  int    `json:"calls"`
+	Parent string `json:"parent"`
+}
+
+// regionStat is the region reg of an include/pmc.h file as a result of its own: its one run,
+// its time, and the metrics pmc stat would compute over its counts (IPC, CPUs utilized,
+// rates: plan's defaults on a machine known only by the counts).
+func (s *savedResult) regionStat(reg savedRegion, plan *metricPlan) (*result.Stat, error) {
+	if reg.Run < 0 || reg.Run >= len(s.Runs) {
+		return nil, fmt.Errorf("region %q names run %d of %d", result.Printable(reg.Name), reg.Run, len(s.Runs))
+	}
+	r := s.Stat
+	r.Schema = result.SchemaVersion // one region alone is an ordinary result of one run
+	r.Command = []string{fmt.Sprintf("region %s (%d calls)", result.Printable(reg.Name), reg.Calls)}
+	r.Runs = []result.Run{s.Runs[reg.Run]}
+	r.Repeat, r.Completed, r.Summary, r.Intervals = 1, 1, nil, nil
+	r.ElapsedSec, r.ElapsedStd, r.ExitStatus = r.Runs[0].ElapsedSec, 0, 0
+	result.Summarize(&r)
+	r.Metrics = plan.result(&r)
+	return &r, nil
+}
+
+// savedPlan is the metric plan of saved results: the default metrics, on a machine known
+// only by what the file says.
+func savedPlan() (*metricPlan, error) {
+	return newMetricPlan(&metricFlags{}, host.Empty(), host.Empty())
 }
 
 func showResult(w io.Writer, data []byte, f *showFlags) error {
@@ -104,15 +133,16 @@ func showOne(w io.Writer, saved savedResult, f *showFlags) error {
 	var regions []string // the region of each result, for CSV
 	if len(saved.Regions) > 0 {
 		results = results[:0]
+		plan, err := savedPlan()
+		if err != nil {
+			return err
+		}
 		for _, reg := range saved.Regions {
-			if reg.Run < 0 || reg.Run >= len(saved.Runs) {
-				return usageErr(fmt.Errorf("region %q names run %d of %d", result.Printable(reg.Name), reg.Run, len(saved.Runs)))
+			r, err := saved.regionStat(reg, plan)
+			if err != nil {
+				return usageErr(err)
 			}
-			r := saved.Stat
-			r.Command = []string{fmt.Sprintf("region %s (%d calls)", result.Printable(reg.Name), reg.Calls)}
-			r.Runs = []result.Run{saved.Runs[reg.Run]}
-			r.Repeat, r.Completed, r.Summary, r.Intervals, r.Metrics = 1, 1, nil, nil, nil
-			results = append(results, &r)
+			results = append(results, r)
 			regions = append(regions, result.Printable(reg.Name))
 		}
 	}
