@@ -29,6 +29,7 @@ type compareFlags struct {
 	markdown     bool
 	output       string
 	html         string
+	region       string
 }
 
 func newCompareCmd(e *env) *cobra.Command {
@@ -41,8 +42,10 @@ the same defaults), and compare each with the first: mean ± standard deviation,
 the change with its 95% confidence interval (Welch's t), the ratio and whether it is
 significant; outliers (Tukey's fences) flagged. Each command is one argument, split into
 words without a shell (quotes group words); --shell runs it with sh -c.
-Given files ending in .json, compares saved results (pmc stat --json, pmc compare --json)
-instead, and says in the header how their CPU, kernel or event encodings differ.`,
+Given files ending in .json, compares saved results (pmc stat --json, pmc compare --json,
+include/pmc.h's files) instead, and says in the header how their CPU, kernel, simulated
+caches or event encodings differ. The regions of include/pmc.h files compare region by
+region; --region NAME compares one region with whole-program results.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.stat.changed = cmd.Flags().Changed
@@ -63,6 +66,7 @@ instead, and says in the header how their CPU, kernel or event encodings differ.
 	fl.BoolVar(&f.markdown, "markdown", false, "a Markdown table")
 	fl.StringVarP(&f.output, "output", "o", "", "write the comparison to FILE instead of stdout")
 	fl.StringVar(&f.html, "html", "", "also write a self-contained HTML page with charts to FILE")
+	fl.StringVar(&f.region, "region", "", "saved include/pmc.h files: compare this region of each (with whole-program results too); without it their regions compare region by region")
 	fl.StringVar(&f.stat.sim, "sim", "", "SIMULATE instead of counting, as pmc stat --sim (cachegrind); labelled SIMULATED")
 	fl.Lookup("sim").NoOptDefVal = "cachegrind"
 	fl.StringVar(&f.stat.simCache, "sim-cache", "", "with --sim: cache geometry, as pmc stat --sim-cache")
@@ -119,6 +123,9 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	}
 	if !saved && len(f.names) > len(args) { // a saved comparison holds several: readSaved checks
 		return usageErr(fmt.Errorf("-n: %d names for %d commands", len(f.names), len(args)))
+	}
+	if !saved && f.region != "" {
+		return usageErr(errors.New("--region names a region of saved include/pmc.h files: give .json files"))
 	}
 	// Output files first: one that cannot be written stops pmc before anything runs.
 	var out, page *outfile.File

@@ -59,20 +59,23 @@ func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, err
 				cmd.Label = f.label(len(c.Commands))
 				c.Commands = append(c.Commands, cmd)
 			}
-		case result.SchemaVersion, result.IntervalSchema:
-			err := result.Decode(bytes.NewReader(data), func(doc *result.Stat, _ json.RawMessage) error {
+		case result.SchemaVersion, result.SelfSchema, result.IntervalSchema:
+			err := result.Decode(bytes.NewReader(data), func(doc *result.Stat, raw json.RawMessage) error {
 				if len(doc.Runs) == 0 {
 					return errors.New("no runs: save it with pmc stat --json")
 				}
 				doc.Sanitize() // names from a file must not drive the terminal (as pmc show)
+				var extra struct {
+					Regions []savedRegion `json:"regions"` // include/pmc.h's
+				}
+				if err := json.Unmarshal(raw, &extra); err != nil {
+					return err
+				}
+				saved := savedResult{Stat: *doc, Regions: extra.Regions}
 				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend,
 					Simulation: simulationOf(doc.Backend, doc.Notes)}
-				for _, r := range doc.Runs {
-					run := toCompareRun(r, plan)
-					if run.Failed() {
-						cmd.Failed++
-					}
-					cmd.Runs = append(cmd.Runs, run)
+				if err := savedRuns(&cmd, &saved, plan, f.region); err != nil {
+					return err
 				}
 				c.Commands = append(c.Commands, cmd)
 				return nil
@@ -87,7 +90,79 @@ func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, err
 	if len(f.names) > len(c.Commands) {
 		return nil, usageErr(fmt.Errorf("-n: %d names for %d results", len(f.names), len(c.Commands)))
 	}
+	if err := regionsOrRuns(c.Commands, f.region); err != nil {
+		return nil, usageErr(err)
+	}
 	return c, nil
+}
+
+// savedRuns gives cmd the runs of a saved result. The runs of an include/pmc.h file are its
+// regions: with --region the one named, else each marked with its region so the comparison
+// goes region by region.
+func savedRuns(cmd *compare.Command, saved *savedResult, plan *metricPlan, region string) error {
+	if !saved.SelfMeasured() || len(saved.Regions) == 0 {
+		for _, r := range saved.Runs {
+			run := toCompareRun(r, plan)
+			if run.Failed() {
+				cmd.Failed++
+			}
+			cmd.Runs = append(cmd.Runs, run)
+		}
+		return nil
+	}
+	cmd.SelfMeasured = true
+	var names []string
+	for _, reg := range saved.Regions {
+		if reg.Run < 0 || reg.Run >= len(saved.Runs) {
+			return fmt.Errorf("region %q names run %d of %d", result.Printable(reg.Name), reg.Run, len(saved.Runs))
+		}
+		names = append(names, result.Printable(reg.Name))
+		if region != "" && reg.Name != region {
+			continue
+		}
+		run := toCompareRun(saved.Runs[reg.Run], plan)
+		run.Index = len(cmd.Runs)
+		if region == "" {
+			run.Region = result.Printable(reg.Name)
+		} else {
+			cmd.Region = result.Printable(reg.Name)
+			cmd.File += fmt.Sprintf(": region %s (%d calls)", cmd.Region, reg.Calls)
+		}
+		cmd.Runs = append(cmd.Runs, run)
+	}
+	if region != "" && len(cmd.Runs) == 0 {
+		return fmt.Errorf("no region %q: it has %s", result.Printable(region), strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// regionsOrRuns refuses to set regions beside runs: the regions of include/pmc.h files
+// compare with each other region by region, and with a whole program only when a region is
+// named (--region).
+func regionsOrRuns(cmds []compare.Command, region string) error {
+	var self, whole []string
+	var names []string
+	for _, c := range cmds {
+		switch {
+		case c.SelfMeasured:
+			self = append(self, c.File)
+			if names == nil {
+				for _, r := range c.Runs {
+					names = append(names, r.Region)
+				}
+			}
+		default:
+			whole = append(whole, c.File)
+		}
+	}
+	switch {
+	case region != "" && len(self) == 0:
+		return fmt.Errorf("--region %s: no include/pmc.h file among the inputs: it names a region of one", region)
+	case region == "" && len(self) > 0 && len(whole) > 0:
+		return fmt.Errorf("%s holds regions (%s) and %s whole programs: name the region to compare with them, e.g. --region %s",
+			strings.Join(self, ", "), strings.Join(names, ", "), strings.Join(whole, ", "), names[0])
+	}
+	return nil
 }
 
 // simulationOf is what a simulated result was simulated on: the caches its SIMULATED note

@@ -16,9 +16,19 @@ func Build(c *Comparison) {
 		c.Confidence = 0.95
 	}
 	c.Rows = nil
-	c.Rows = append(c.Rows, timeRows(c.Commands)...)
-	c.Rows = append(c.Rows, eventRows(c.Commands)...)
-	c.Rows = append(c.Rows, metricRows(c.Commands)...)
+	for _, region := range regions(c.Commands) {
+		cmds := c.Commands
+		if region != "" {
+			cmds = ofRegion(cmds, region)
+		}
+		n := len(c.Rows)
+		c.Rows = append(c.Rows, timeRows(cmds)...)
+		c.Rows = append(c.Rows, eventRows(cmds)...)
+		c.Rows = append(c.Rows, metricRows(cmds)...)
+		for i := n; i < len(c.Rows); i++ {
+			c.Rows[i].Region = region
+		}
+	}
 	c.Simulated = false
 	for ci := range c.Commands {
 		if !c.Commands[ci].Simulated() {
@@ -38,6 +48,40 @@ func Build(c *Comparison) {
 		deltas(&c.Rows[i], c.Confidence)
 	}
 	c.Differences = differences(c.Commands)
+}
+
+// regions are the include/pmc.h regions the runs are, in the order they first appear: the
+// comparison is then region by region. One "" when the runs are runs.
+func regions(cmds []Command) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		for _, r := range c.Runs {
+			if !seen[r.Region] {
+				seen[r.Region] = true
+				out = append(out, r.Region)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return []string{""}
+	}
+	return out
+}
+
+// ofRegion are the commands with only the runs of one region.
+func ofRegion(cmds []Command, region string) []Command {
+	out := make([]Command, len(cmds))
+	for i, c := range cmds {
+		c.Runs = nil
+		for _, r := range cmds[i].Runs {
+			if r.Region == region {
+				c.Runs = append(c.Runs, r)
+			}
+		}
+		out[i] = c
+	}
+	return out
 }
 
 // good are the runs whose command succeeded.
@@ -68,11 +112,12 @@ func timeRows(cmds []Command) []Row {
 	type q struct {
 		name, unit string
 		get        func(Run) float64
+		recorded   bool // by include/pmc.h too
 	}
 	qs := []q{
-		{"wall time", "s", func(r Run) float64 { return r.ElapsedSec }},
-		{"user time", "s", func(r Run) float64 { return r.UserSec }},
-		{"sys time", "s", func(r Run) float64 { return r.SysSec }},
+		{"wall time", "s", func(r Run) float64 { return r.ElapsedSec }, true},
+		{"user time", "s", func(r Run) float64 { return r.UserSec }, false},
+		{"sys time", "s", func(r Run) float64 { return r.SysSec }, false},
 	}
 	rss := false
 	for _, c := range cmds {
@@ -81,12 +126,16 @@ func timeRows(cmds []Command) []Row {
 		}
 	}
 	if rss {
-		qs = append(qs, q{"peak RSS", "KiB", func(r Run) float64 { return float64(r.MaxRSSKB) }})
+		qs = append(qs, q{"peak RSS", "KiB", func(r Run) float64 { return float64(r.MaxRSSKB) }, false})
 	}
 	var rows []Row
 	for _, q := range qs {
 		row := Row{Name: q.name, Kind: KindTime, Unit: q.unit}
 		for _, c := range cmds {
+			if c.SelfMeasured && !q.recorded {
+				row.Cells = append(row.Cells, Cell{Status: NotRecorded, Error: "include/pmc.h does not record it"})
+				continue
+			}
 			var idx []int
 			var vals []float64
 			for _, r := range good(c) {

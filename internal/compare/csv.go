@@ -10,7 +10,7 @@ import (
 // csvHeader names the columns of CSV: one line per quantity and command, numbers unformatted.
 var csvHeader = []string{"quantity", "kind", "unit", "label", "command", "status", "runs", "mean", "stddev", "min", "median", "max",
 	"running_pct", "change_pct", "ci_low_pct", "ci_high_pct", "ratio", "p", "significant", "measured_together", "outlier_runs", "notes",
-	"backend", "simulation"}
+	"backend", "simulation", "region"}
 
 // CSV writes the comparison as RFC 4180 CSV with a header row.
 func CSV(w io.Writer, c *Comparison) error {
@@ -65,7 +65,7 @@ func CSV(w io.Writer, c *Comparison) error {
 			if cell.Error != "" {
 				notes = append(notes, cell.Error)
 			}
-			rec = append(rec, together, strings.Join(outliers, " "), strings.Join(notes, "; "), cmd.Backend, cmd.Simulation.String())
+			rec = append(rec, together, strings.Join(outliers, " "), strings.Join(notes, "; "), cmd.Backend, cmd.Simulation.String(), r.Region)
 			if err := cw.Write(rec); err != nil {
 				return err
 			}

@@ -29,12 +29,16 @@ func Value(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
-// Title is the row's name with its unit: "wall time [s]".
+// Title is the row's name with its unit and region: "wall time [s]", "loop: task-clock [msec]".
 func (r Row) Title() string {
-	if r.Unit == "" {
-		return r.Name
+	t := r.Name
+	if r.Region != "" {
+		t = r.Region + ": " + t
 	}
-	return r.Name + " [" + r.Unit + "]"
+	if r.Unit == "" {
+		return t
+	}
+	return t + " [" + r.Unit + "]"
 }
 
 // timeLike says whether less of the quantity means faster: times and clock or cycle counts.
@@ -211,7 +215,14 @@ func (c *Comparison) Header() []string {
 				line += " (" + strings.Join(cmd.Command, " ") + ")"
 			}
 		}
-		line += fmt.Sprintf(", %d run(s)", len(cmd.Runs))
+		switch {
+		case cmd.SelfMeasured && cmd.Region != "":
+			line += ", one region of include/pmc.h"
+		case cmd.SelfMeasured:
+			line += fmt.Sprintf(", %d regions (include/pmc.h), compared region by region", len(cmd.Runs))
+		default:
+			line += fmt.Sprintf(", %d run(s)", len(cmd.Runs))
+		}
 		if cmd.Simulated() {
 			s := cmd.Simulation.String()
 			if s == "" {

@@ -45,8 +45,13 @@ type Command struct {
 	// Simulation is the machine a simulator simulated (pmc stat --sim's caches); nil for
 	// hardware counts.
 	Simulation *Simulation `json:"simulation,omitempty"`
-	Runs       []Run       `json:"runs"`
-	Failed     int         `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
+	// SelfMeasured: the runs are regions of a program that measured itself (include/pmc.h),
+	// which records no user or system time and no peak RSS.
+	SelfMeasured bool `json:"self_measured,omitempty"`
+	// Region is the one region of an include/pmc.h file compared (--region); "" otherwise.
+	Region string `json:"region,omitempty"`
+	Runs   []Run  `json:"runs"`
+	Failed int    `json:"failed_runs"` // runs that exited non-zero or were killed: not in the statistics
 }
 
 // Simulation says what a simulated command's counts were simulated on.
@@ -88,7 +93,10 @@ func (c *Command) Simulated() bool { return strings.HasPrefix(c.Backend, result.
 
 // Run is one measured run with its raw counts.
 type Run struct {
-	Index      int             `json:"index"`
+	Index int `json:"index"`
+	// Region names the include/pmc.h region this "run" is, when regions are compared region
+	// by region: each row then compares one region across the commands.
+	Region     string          `json:"region,omitempty"`
 	ExitStatus int             `json:"exit_status"`
 	Signal     string          `json:"signal,omitempty"`
 	ElapsedSec float64         `json:"elapsed_sec"`
@@ -111,11 +119,18 @@ const (
 
 // Row is one quantity across the commands.
 type Row struct {
-	Name  string `json:"name"` // "wall time", "task-clock", "IPC"
-	Kind  string `json:"kind"` // "time", "event" or "metric"
-	Unit  string `json:"unit,omitempty"`
-	Cells []Cell `json:"cells"` // one per command, in order
+	Name string `json:"name"` // "wall time", "task-clock", "IPC"
+	// Region is the include/pmc.h region the row compares, when the comparison is region by
+	// region; "" otherwise.
+	Region string `json:"region,omitempty"`
+	Kind   string `json:"kind"` // "time", "event" or "metric"
+	Unit   string `json:"unit,omitempty"`
+	Cells  []Cell `json:"cells"` // one per command, in order
 }
+
+// NotRecorded is the status of a cell whose input does not record the quantity (include/pmc.h
+// records no user or system time and no peak RSS): no value, never a 0.
+const NotRecorded = "not-recorded"
 
 // Cell is one quantity of one command.
 type Cell struct {
