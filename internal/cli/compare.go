@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +33,7 @@ type compareFlags struct {
 	output       string
 	html         string
 	region       string
+	timeout      time.Duration
 }
 
 func newCompareCmd(e *env) *cobra.Command {
@@ -57,6 +61,7 @@ region; --region NAME compares one region with whole-program results.`,
 	fl.IntVarP(&f.stat.repeat, "runs", "r", 5, "measured runs of each command")
 	fl.DurationVar(&f.stat.duration, "duration", 0, "instead of -r: keep running rounds until this much time has passed (at least 2 rounds)")
 	fl.IntVar(&f.stat.warmup, "warmup", 0, "uncounted runs of each command first")
+	fl.DurationVar(&f.timeout, "timeout", 0, "end a run still going after this long (SIGTERM, as perf stat --timeout): it fails and is left out, e.g. --timeout 30s")
 	fl.BoolVar(&f.noInterleave, "no-interleave", false, "run each command's runs in one block instead of A B A B ...")
 	fl.BoolVar(&f.shell, "shell", false, "run each command with sh -c")
 	fl.StringArrayVarP(&f.names, "name", "n", nil, "label of a command (repeatable, in order; default A, B, C ...)")
@@ -95,6 +100,8 @@ func (f *compareFlags) check() error {
 		return errors.New("-o: name a file")
 	case f.stat.changed("html") && f.html == "":
 		return errors.New("--html: name a file")
+	case f.stat.changed("timeout") && f.timeout <= 0:
+		return fmt.Errorf("--timeout %v: give a positive time, e.g. --timeout 30s", f.timeout)
 	}
 	return nil
 }
@@ -151,10 +158,17 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	}
 	var c *compare.Comparison
 	var failed error
+	interrupt := 0 // the signal that stopped the measurement
 	if saved {
+		if f.stat.changed("timeout") {
+			abort()
+			return usageErr(errors.New("--timeout limits the runs of commands: saved results are compared as they are"))
+		}
 		c, err = readSaved(e, f, args)
 	} else {
-		c, failed, err = measureCompare(e, f, args)
+		ctx, stop := interruptible(e, abort, &interrupt)
+		c, failed, err = measureCompare(ctx, e, f, args)
+		stop()
 	}
 	if err != nil {
 		abort()
@@ -183,10 +197,49 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 			fmt.Fprintf(e.stderr, "pmc: comparison written to %s\n", p.Name())
 		}
 	}
-	if failed != nil {
+	switch {
+	case interrupt != 0:
+		return &exitError{code: 128 + interrupt, err: failed}
+	case failed != nil:
 		return &exitError{code: 1, err: failed}
 	}
 	return nil
+}
+
+// interruptible handles Ctrl-C (and SIGTERM, SIGHUP) while commands are compared: the first
+// cancels the context, which ends the run in progress (the launcher also passes the signal
+// to the command) and stops the comparison, to be written with what was measured; sig then
+// holds the signal's number. A second one aborts the output files and exits at once with
+// 128+N. stop ends the handling.
+func interruptible(e *env, abort func(), sig *int) (ctx context.Context, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		var first os.Signal
+		select {
+		case first = <-sigs:
+		case <-done:
+			return
+		}
+		*sig = int(first.(unix.Signal))
+		cancel()
+		select {
+		case again := <-sigs:
+			abort()
+			fmt.Fprintf(e.stderr, "pmc: %v again: exiting without the comparison\n", again)
+			os.Exit(128 + int(again.(unix.Signal)))
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		<-finished
+		cancel()
+	}
 }
 
 func writeComparison(w io.Writer, f *compareFlags, c *compare.Comparison, tty bool) error {

@@ -85,7 +85,7 @@ func (r *runCounter) Begin(ctx context.Context, req *stat.Request, _ int) (stat.
 
 // measureCompare runs the commands and returns their comparison (not yet built). failed
 // says which commands had runs that failed (the comparison is still written).
-func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison, error, error) {
+func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string) (*compare.Comparison, error, error) {
 	s := &f.stat
 	switch {
 	case s.repeat < 1:
@@ -164,7 +164,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 	if f.showOutput {
 		stdio = e.workload
 	}
-	c := &compare.Comparison{Source: "measured", Interleaved: !f.noInterleave, Warmup: s.warmup}
+	c := &compare.Comparison{Source: "measured", Interleaved: !f.noInterleave, Warmup: s.warmup, TimeoutSec: f.timeout.Seconds()}
 	for i := range args {
 		c.Commands = append(c.Commands, compare.Command{Label: f.label(i), Command: argvs[i], Backend: backends[i].Name()})
 	}
@@ -172,16 +172,29 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 		c.Notes = append(c.Notes, w)
 	}
 
-	m := &measurer{e: e, f: f, c: c, evs: evs, plan: plan, facts: facts, stdio: stdio, backends: backends}
+	m := &measurer{ctx: ctx, e: e, f: f, c: c, evs: evs, plan: plan, facts: facts, stdio: stdio, backends: backends}
 	if isTerminal(e.stderr) {
 		m.progress = e.stderr
 	}
 	if err := m.all(); err != nil {
 		return nil, nil, err
 	}
+	c.Interrupted = ctx.Err() != nil
 	var failed []string
 	for _, cmd := range c.Commands {
-		if cmd.Failed > 0 {
+		timedOut := 0
+		for _, r := range cmd.Runs {
+			if r.TimedOut {
+				timedOut++
+			}
+		}
+		switch {
+		case cmd.Failed == 0:
+		case timedOut == cmd.Failed:
+			failed = append(failed, fmt.Sprintf("%s timed out in %d of %d runs", cmd.Label, cmd.Failed, len(cmd.Runs)))
+		case timedOut > 0:
+			failed = append(failed, fmt.Sprintf("%s failed in %d of %d runs (%d timed out)", cmd.Label, cmd.Failed, len(cmd.Runs), timedOut))
+		default:
 			failed = append(failed, fmt.Sprintf("%s failed in %d of %d runs", cmd.Label, cmd.Failed, len(cmd.Runs)))
 		}
 	}
@@ -193,6 +206,7 @@ func measureCompare(e *env, f *compareFlags, args []string) (*compare.Comparison
 
 // measurer runs the commands in turn and collects their runs.
 type measurer struct {
+	ctx      context.Context // cancelled by Ctrl-C: the run in progress ends, no other starts
 	e        *env
 	f        *compareFlags
 	c        *compare.Comparison
@@ -217,7 +231,7 @@ func (m *measurer) all() error {
 	defer m.clearProgress()
 	for w := 0; w < s.warmup; w++ {
 		for i := 0; i < n; i++ {
-			if err := m.once(i, -1); err != nil {
+			if err := m.once(i, -1); err != nil || m.ctx.Err() != nil {
 				return err
 			}
 		}
@@ -225,7 +239,7 @@ func (m *measurer) all() error {
 	if m.f.noInterleave && s.duration == 0 {
 		for i := 0; i < n; i++ {
 			for r := 0; r < rounds; r++ {
-				if err := m.once(i, r); err != nil {
+				if err := m.once(i, r); err != nil || m.ctx.Err() != nil {
 					return err
 				}
 			}
@@ -238,7 +252,7 @@ func (m *measurer) all() error {
 			break
 		}
 		for i := 0; i < n; i++ {
-			if err := m.once(i, r); err != nil {
+			if err := m.once(i, r); err != nil || m.ctx.Err() != nil {
 				return err
 			}
 		}
@@ -252,7 +266,20 @@ func (m *measurer) once(i, index int) error {
 	m.showProgress(cmd.Label)
 	req := &stat.Request{Events: m.evs, Mode: stat.Launch, Command: cmd.Command, Repeat: 1,
 		Stdin: m.stdio[0], Stdout: m.stdio[1], Stderr: m.stdio[2]}
-	res, err := stat.Measure(context.Background(), m.backends[i], req, stat.Options{KeepRuns: true})
+	ctx, cancel := m.ctx, context.CancelFunc(func() {})
+	if m.f.timeout > 0 {
+		ctx, cancel = context.WithTimeout(m.ctx, m.f.timeout)
+	}
+	started := time.Now()
+	res, err := stat.Measure(ctx, m.backends[i], req, stat.Options{KeepRuns: true})
+	cancel()
+	interrupted := m.ctx.Err() != nil
+	timedOut := !interrupted && errors.Is(ctx.Err(), context.DeadlineExceeded)
+	if err != nil && (interrupted || timedOut) {
+		// The backend could not finish the run it was made to end (a simulator killed
+		// before writing its results): a run without counts.
+		res, err = &result.Stat{Runs: []result.Run{{ElapsedSec: time.Since(started).Seconds(), ExitStatus: 128 + 9, Signal: "SIGKILL"}}}, nil
+	}
 	if err != nil {
 		return &exitError{code: exitStatusFor(err), err: fmt.Errorf("command %s (%s): %w", cmd.Label, strings.Join(cmd.Command, " "), err)}
 	}
@@ -274,8 +301,12 @@ func (m *measurer) once(i, index int) error {
 	if cmd.Simulation == nil {
 		cmd.Simulation = simulationOf(res.Backend, res.Notes)
 	}
+	// Only a run the signal or the time limit ended is cut short; one that ended on its own
+	// just before is whole.
+	ended := res.Runs[0].Stopped || res.Runs[0].Signal != "" || res.Runs[0].ExitStatus != 0
 	run := toCompareRun(res.Runs[0], m.plan)
 	run.Index = index
+	run.Interrupted, run.TimedOut = interrupted && ended, timedOut && ended
 	if run.Failed() {
 		cmd.Failed++
 	}

@@ -88,7 +88,7 @@ func ofRegion(cmds []Command, region string) []Command {
 func good(cmd Command) []Run {
 	var out []Run
 	for _, r := range cmd.Runs {
-		if !r.Failed() {
+		if r.Counted() {
 			out = append(out, r)
 		}
 	}
@@ -188,7 +188,7 @@ func eventRows(cmds []Command) []Row {
 			var missing result.Summary
 			for ri, r := range c.Runs {
 				s, ok := per[ci][ri][ev]
-				if !ok || r.Failed() {
+				if !ok || !r.Counted() {
 					continue
 				}
 				row.Unit = s.Unit

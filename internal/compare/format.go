@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/statfmt"
@@ -257,7 +258,10 @@ func (c *Comparison) Header() []string {
 		}
 		var runs []string
 		for _, r := range cmd.Runs {
-			if r.Failed() {
+			switch {
+			case r.TimedOut:
+				runs = append(runs, fmt.Sprintf("run %d timed out after %v", r.Index, time.Duration(c.TimeoutSec*float64(time.Second))))
+			case r.Failed():
 				s := fmt.Sprintf("run %d exit %d", r.Index, r.ExitStatus)
 				if r.Signal != "" {
 					s += " (" + r.Signal + ")"
@@ -266,6 +270,19 @@ func (c *Comparison) Header() []string {
 			}
 		}
 		out = append(out, fmt.Sprintf("  %s: %d of %d runs failed, left out of the statistics: %s", cmd.Label, cmd.Failed, len(cmd.Runs), strings.Join(runs, ", ")))
+	}
+	if c.Interrupted {
+		n, cut := 0, ""
+		for _, cmd := range c.Commands {
+			for _, r := range cmd.Runs {
+				if r.Interrupted {
+					cut = fmt.Sprintf("; %s's run %d, cut short, is left out", cmd.Label, r.Index)
+				} else {
+					n++
+				}
+			}
+		}
+		out = append(out, fmt.Sprintf("  INTERRUPTED (Ctrl-C): the %d run(s) measured until then%s", n, cut))
 	}
 	if len(c.Commands) > 1 {
 		out = append(out, fmt.Sprintf("  change vs %s: ratio of the means with its %g%% confidence interval by Fieller's method (unequal variances; never below -100%% for a time or a count); outliers by Tukey's 1.5 IQR fences", c.Commands[0].Label, 100*c.Confidence))

@@ -33,6 +33,12 @@ type Comparison struct {
 	// Simulated: a command's counts come from a simulator (pmc stat --sim), not from hardware
 	// counters; every writer says SIMULATED.
 	Simulated bool `json:"simulated,omitempty"`
+	// Interrupted: Ctrl-C stopped the measurement; the runs are those measured until then
+	// (the run it cut short is listed, marked, and left out of the statistics).
+	Interrupted bool `json:"interrupted,omitempty"`
+	// TimeoutSec is --timeout: a run still going after this long was ended and failed; 0
+	// when runs had no limit.
+	TimeoutSec float64 `json:"timeout_sec,omitempty"`
 }
 
 // Command is one compared command or saved result, with every run.
@@ -105,10 +111,23 @@ type Run struct {
 	MaxRSSKB   int64           `json:"max_rss_kb,omitempty"`
 	Counts     []result.Count  `json:"counts"`
 	Metrics    []result.Metric `json:"metrics,omitempty"`
+	// TimedOut: the run was still going at --timeout and was ended (SIGTERM): a failure.
+	TimedOut bool `json:"timed_out,omitempty"`
+	// Interrupted: Ctrl-C cut this run short: not a failure of the command, but not a whole
+	// run either; left out of the statistics.
+	Interrupted bool `json:"interrupted,omitempty"`
 }
 
-// Failed reports whether the run's command failed (its values are left out of the statistics).
-func (r Run) Failed() bool { return r.ExitStatus != 0 || r.Signal != "" }
+// Failed reports whether the run's command failed (its values are left out of the
+// statistics): it exited non-zero, was killed or timed out. A run Ctrl-C cut short is not a
+// failure.
+func (r Run) Failed() bool {
+	return !r.Interrupted && (r.ExitStatus != 0 || r.Signal != "" || r.TimedOut)
+}
+
+// Counted reports whether the run's values are in the statistics: it neither failed nor was
+// cut short.
+func (r Run) Counted() bool { return !r.Failed() && !r.Interrupted }
 
 // Kind of a row.
 const (
