@@ -149,3 +149,32 @@ func TestStatSimMissingCommand(t *testing.T) {
 		t.Errorf("not executable: exit %d\n%s", code, errs)
 	}
 }
+
+// TestStatSimSignalExit: a workload killed by a signal under --sim exits 128+N of its own
+// signal and JSON says so, as without --sim (it exited 137, read as SIGKILL or the OOM
+// killer, beside the signal's description).
+func TestStatSimSignalExit(t *testing.T) {
+	if _, err := exec.LookPath("valgrind"); err != nil {
+		t.Skip("valgrind not installed (scripts/deps.sh installs it)")
+	}
+	for _, c := range []struct {
+		sig  string
+		code int
+	}{{"SEGV", 139}, {"ABRT", 134}} {
+		for _, sim := range [][]string{nil, {"--sim"}} {
+			ev := "task-clock"
+			if sim != nil {
+				ev = "instructions"
+			}
+			args := append(append([]string{"stat"}, sim...), "--json", "-e", ev, "--", "sh", "-c", "kill -"+c.sig+" $$")
+			_, errs, code := runPMC(args...)
+			var r result.Stat
+			if err := json.Unmarshal([]byte(errs[:strings.LastIndex(errs, "}")+1]), &r); err != nil {
+				t.Fatalf("%v: %v\n%s", args, err, errs)
+			}
+			if code != c.code || r.ExitStatus != c.code || len(r.Runs) != 1 || r.Runs[0].ExitStatus != c.code || r.Runs[0].Signal != "SIG"+c.sig {
+				t.Errorf("%v: exit %d, JSON exit_status %d, run %+v; want %d and SIG%s", args, code, r.ExitStatus, r.Runs, c.code, c.sig)
+			}
+		}
+	}
+}

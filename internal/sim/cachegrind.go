@@ -16,6 +16,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // BackendName is the result's backend: every writer labels such counts SIMULATED.
@@ -202,9 +203,19 @@ func (s *session) Outcome() (stat.Outcome, error) {
 	if ps := s.cmd.ProcessState; ps != nil {
 		o.User, o.Sys = ps.UserTime(), ps.SystemTime()
 		o.ExitStatus = ps.ExitCode()
-		if o.ExitStatus < 0 {
-			o.Signal = strings.TrimPrefix(ps.String(), "signal: ")
-			o.ExitStatus = 128 + 9
+		// valgrind ends with the workload's own fatal signal: 128+N and its name, as pmc
+		// stat without --sim reports them (ExitCode is -1 for any signal).
+		type waitStatus interface {
+			Signaled() bool
+			Signal() unix.Signal
+		}
+		if ws, ok := ps.Sys().(waitStatus); ok && ws.Signaled() {
+			o.ExitStatus, o.Signal = 128+int(ws.Signal()), unix.SignalName(ws.Signal())
+			if o.Signal == "" {
+				o.Signal = fmt.Sprintf("signal %d", int(ws.Signal()))
+			}
+		} else if o.ExitStatus < 0 {
+			o.ExitStatus, o.Signal = 128+9, strings.TrimPrefix(ps.String(), "signal: ")
 		}
 	}
 	if s.waitErr != nil && s.cmd.ProcessState == nil {
