@@ -23,7 +23,7 @@ func Histogram(samples []float64, maxRows int, step float64) []Bin {
 		return nil
 	}
 	unit := 1.0
-	if step > 1.5 {
+	if coarse(step) {
 		unit = step
 	}
 	xs := slices.Clone(samples)
@@ -38,6 +38,20 @@ func Histogram(samples []float64, maxRows int, step float64) []Bin {
 		}
 	}
 	return bins
+}
+
+// coarse says whether a clock of this step (in the samples' unit) reads one step as
+// different values (24 or 25 ticks for one 10 ns step), which Histogram and the samples
+// file then snap to whole steps.
+func coarse(step float64) bool { return step > 1.5 }
+
+// Snap is a sample as Histogram and the samples file show it: the nearest whole step of a
+// coarse clock, else the sample to 0.1.
+func Snap(x, step float64) float64 {
+	if coarse(step) {
+		return round1(math.Round(x/step) * step)
+	}
+	return round1(x)
 }
 
 // histogram bins integer values.

@@ -3,8 +3,10 @@ package mem
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -138,5 +140,36 @@ func TestHistogramOneStepOneBin(t *testing.T) {
 	WriteHistogram(&b, bins, "", res*scale)
 	if len(bins) > 20 || !strings.HasPrefix(strings.TrimSpace(b.String()), "0-127 ") {
 		t.Errorf("wide stepped samples:\n%s", b.String())
+	}
+}
+
+// TestSamplesFileOneValuePerStep is the case: a TSC that advances in steps of 24.5
+// ticks reads one 10 ns step as 24 or 25 ticks, 9.8 or 10.2 ns; the histogram shows one row
+// for it, and the samples file must show one value too, or the seed's awk one-liner prints
+// a false bimodal peak. Every value written is a row of the histogram, with its count.
+func TestSamplesFileOneValuePerStep(t *testing.T) {
+	clk := Clock{Ticks: "tsc", TickNS: 10 / 24.5, ResolutionTicks: 24.5}
+	var p Point
+	p.SizeBytes = 8192
+	finishPoint(&p, []uint64{24, 25, 25, 24, 25, 49, 50, 49, 24, 25}, clk)
+	r := &Result{Clock: clk, Points: []Point{p}}
+	var b strings.Builder
+	if err := WriteSamples(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 || f[1] != "8192" {
+			t.Fatalf("line %q", line)
+		}
+		counts[f[0]]++
+	}
+	want := map[string]int{}
+	for _, bin := range p.Hist {
+		want[strconv.FormatFloat(bin.Low, 'f', -1, 64)] = bin.Count
+	}
+	if len(want) != 2 || !maps.Equal(counts, want) {
+		t.Errorf("samples file values %v, histogram rows %v: one clock step must be one value", counts, want)
 	}
 }

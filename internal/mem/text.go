@@ -234,12 +234,15 @@ func WriteText(w io.Writer, r *Result, hist string) {
 // WriteSamples writes every single-hop sample as the seed's samples.dat did, one latency per
 // line (in samples.unit, bias included), followed by the list's size in bytes, so the seed's
 // one-liner (awk '{h[$1]++}...') still reads the first column and awk '$2 == 8192' picks one
-// size.
+// size. A clock coarser than 1.5 units is written in whole steps, as the histogram shows it
+// (Snap): one step of the clock is one value, never two.
 func WriteSamples(w io.Writer, r *Result) error {
 	bw := bufio.NewWriter(w)
+	_, scale := sampleScale(r.Clock)
+	step := r.Clock.ResolutionTicks * scale
 	for _, p := range r.Points {
 		for _, x := range p.raw {
-			bw.WriteString(strconv.FormatFloat(round1(x), 'f', -1, 64))
+			bw.WriteString(strconv.FormatFloat(Snap(x, step), 'f', -1, 64))
 			bw.WriteByte(' ')
 			bw.WriteString(strconv.FormatInt(p.SizeBytes, 10))
 			bw.WriteByte('\n')
