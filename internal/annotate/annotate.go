@@ -80,7 +80,7 @@ func (a Addr) MarshalJSON() ([]byte, error) { return []byte(fmt.Sprintf(`"0x%x"`
 // Skid names the instruction that probably caused a row's samples.
 type Skid struct {
 	From   Addr   `json:"from"`   // address of the instruction before
-	Reason string `json:"reason"` // "load" or "long-latency"
+	Reason string `json:"reason"` // "load", "store" or "long-latency"
 	Op     string `json:"op"`     // its mnemonic
 }
 
@@ -146,7 +146,7 @@ func (r *Result) markHot() {
 }
 
 // markSkid flags sampled instructions that directly follow a load or a long-latency
-// instruction.
+// instruction, and the hottest ones that directly follow a store.
 func (r *Result) markSkid(insts []disasm.Inst) {
 	for i := 1; i < len(insts); i++ {
 		prev := insts[i-1]
@@ -158,6 +158,12 @@ func (r *Result) markSkid(insts []disasm.Inst) {
 			r.Rows[i].Skid = &Skid{From: Addr(prev.Addr), Reason: "long-latency", Op: prev.Op}
 		case prev.Class&disasm.Load != 0 && prev.Class&(disasm.Branch|disasm.Call) == 0:
 			r.Rows[i].Skid = &Skid{From: Addr(prev.Addr), Reason: "load", Op: prev.Op}
+		case prev.Class&disasm.Store != 0 && prev.Class&(disasm.Branch|disasm.Call) == 0 && r.Rows[i].Hot > 0:
+			// Stores retire into the write buffer and rarely cost anything; stores that miss
+			// over and over (the seed's column walk of a 2D array) stall the core once the
+			// buffer is full, and their cost lands on the next instruction: said where that
+			// one is among the hottest, not after every store.
+			r.Rows[i].Skid = &Skid{From: Addr(prev.Addr), Reason: "store", Op: prev.Op}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package annotate
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,6 +113,46 @@ func TestSkidHotLines(t *testing.T) {
 	} {
 		if !strings.Contains(b.String(), s) {
 			t.Errorf("text lacks %q:\n%s", s, b.String())
+		}
+	}
+}
+
+// TestSkidAfterStore is the seed's case: a column walk whose stores miss (array2d's
+// assign) puts its samples on the instruction after the store, the hottest of the function,
+// and the skid note must point at the store as it does at a load (x86-64 and arm64).
+func TestSkidAfterStore(t *testing.T) {
+	le := func(ws ...uint32) []byte {
+		var b []byte
+		for _, w := range ws {
+			b = append(b, byte(w), byte(w>>8), byte(w>>16), byte(w>>24))
+		}
+		return b
+	}
+	for _, c := range []struct {
+		arch        disasm.Arch
+		code        []byte
+		store, next uint64
+		op          string
+	}{
+		// mov %rdx,(%rax); add $0x200,%rax; sub $1,%rcx; jne 0
+		{disasm.X86_64, []byte{0x48, 0x89, 0x10, 0x48, 0x05, 0x00, 0x02, 0x00, 0x00, 0x48, 0x83, 0xe9, 0x01, 0x75, 0xf1}, 0x1000, 0x1003, "mov"},
+		// str x2, [x0]; add x0, x0, #0x200; subs x1, x1, #1; b.ne 0
+		{disasm.ARM64, le(0xf9000002, 0x91080000, 0xf1000421, 0x54ffffa1), 0x1000, 0x1004, "str"},
+	} {
+		insts := disasm.Decode(c.arch, 0x1000, c.code, nil)
+		if len(insts) != 4 {
+			t.Fatalf("%v: decoded %d instructions: %+v", c.arch, len(insts), insts)
+		}
+		r := Build(Input{Symbol: "assign", Start: 0x1000, Insts: insts,
+			Periods: map[uint64]uint64{c.next: 90, insts[2].Addr: 6, insts[3].Addr: 4}})
+		row := r.Rows[1]
+		if row.Hot != 1 || row.Skid == nil || row.Skid.Reason != "store" || uint64(row.Skid.From) != c.store || row.Skid.Op != c.op {
+			t.Errorf("%v: hottest row %+v skid %+v, want a store skid from %x", c.arch, row, row.Skid, c.store)
+		}
+		var b bytes.Buffer
+		r.WriteText(&b, TextOptions{})
+		if want := fmt.Sprintf("<- skid? probably the cost of %s at %x (store)", c.op, c.store); !strings.Contains(b.String(), want) {
+			t.Errorf("%v: text lacks %q:\n%s", c.arch, want, b.String())
 		}
 	}
 }
