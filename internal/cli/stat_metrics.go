@@ -99,11 +99,11 @@ func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error)
 	}
 	p := &metricPlan{set: set, facts: facts, on: on, opt: metrics.Options{IssueWidth: facts.IssueWidth(),
 		Match: &metrics.Matcher{Resolve: metrics.ResolverOn(on), Canon: metrics.CanonOn(facts)}}}
-	names, err := set.Select(append(append([]string{}, m.metrics...), m.groups...)...)
+	names, warnings, err := set.SelectHere(append(append([]string{}, m.metrics...), m.groups...)...)
 	if err != nil {
 		return nil, fmt.Errorf("-M/--metric-group: %w", err)
 	}
-	p.names = names
+	p.names, p.warnings = names, warnings
 	if d, err := set.Select(metrics.GroupDefault); err == nil {
 		for _, n := range d {
 			if !contains(names, n) {

@@ -85,6 +85,13 @@ var generic = []Def{
 	pct("cache_miss_ratio", "cache-misses", "cache-references",
 		"share of cache references that missed (the CPU decides which cache level these count)", GroupCache),
 	pti("dtlb_mpki", "dTLB-load-misses", "instructions", "data TLB load misses per thousand instructions", GroupTLB),
+	// The Cortex-A7 seed's dTLB miss ratio. Its formula uses perf's generic names, so it is
+	// defined wherever they are; what it means depends on what the CPU's driver maps
+	// cache-references to: the L1 data cache access (0x04) on Armv7 and Armv8 cores, where
+	// dTLB-load-misses is the L1 data TLB refill (0x05), so it is data TLB refills per L1D
+	// access; on x86 a last-level cache reference.
+	pct("dtlb_miss_ratio", "dTLB-load-misses", "cache-references",
+		"data TLB misses per cache reference (the Cortex-A7 seed's dTLB miss ratio: per L1 data cache access on Arm cores, where cache-references counts those)", GroupTLB),
 	pti("itlb_mpki", "iTLB-load-misses", "instructions", "instruction TLB misses per thousand instructions", GroupTLB),
 	pct("branch_miss_ratio", "branch-misses", "branches", "share of branches the predictor got wrong", "default,branch"),
 	pti("branch_mpki", "branch-misses", "instructions", "mispredicted branches per thousand instructions", GroupBranch),
@@ -138,15 +145,7 @@ var arm1176 = []Def{
 
 // arm1176Drop: generic metrics with no ARM1176 counterpart (the kernel maps no cache-references
 // or last-level cache events there; the BCM2835's L2 serves the GPU).
-var arm1176Drop = []string{"llc_miss_ratio", "llc_mpki", "cache_miss_ratio"}
-
-// armv7 adds the Cortex-A7 seed's dTLB miss ratio. On the Armv7 cores the kernel maps
-// cache-references to the L1 data cache access event (0x04) and dTLB-load-misses to the data
-// TLB refill (0x05), so the ratio is data TLB refills per L1 data cache access.
-var armv7 = []Def{
-	pct("dtlb_miss_ratio", "dTLB-load-misses", "cache-references",
-		"data TLB refills per L1 data cache access (the Cortex-A7 seed's dTLB miss ratio; cache-references counts L1D accesses on Armv7 cores)", GroupTLB),
-}
+var arm1176Drop = []string{"llc_miss_ratio", "llc_mpki", "cache_miss_ratio", "dtlb_miss_ratio"}
 
 // armv8 adds Arm's attributable refill rates (the Armv8 seed's): refills of a cache per access
 // to that cache. The operands are raw codes of common architectural events, the same on every
@@ -175,9 +174,53 @@ func Builtin(arch string) *Set {
 	if err != nil {
 		panic("metrics: built-in generic metrics: " + err.Error()) // covered by TestBuiltin
 	}
-	extra := map[string][]Def{ArchARM1176: arm1176, ArchARMv7: armv7, ArchARMv8: armv8}[arch]
+	extra := map[string][]Def{ArchARM1176: arm1176, ArchARMv8: armv8}[arch]
 	if s, err = s.Merge(extra...); err != nil {
 		panic("metrics: built-in " + arch + " metrics: " + err.Error()) // covered by TestBuiltin
 	}
 	return s
+}
+
+// Architectures whose built-in metrics Elsewhere searches.
+var archs = []string{ArchGeneric, ArchX86, ArchARMv7, ArchARMv8, ArchARM1176}
+
+// Elsewhere lists the architectures whose built-in metrics have name as a metric or a
+// group: where a name unknown on this CPU is known (none for a name no CPU has).
+func Elsewhere(name string) []string {
+	var out []string
+	for _, a := range archs {
+		s := Builtin(a)
+		if _, err := s.Select(name); err == nil {
+			if a == ArchGeneric {
+				a = "generic"
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// SelectHere is Select for the metric flags of one CPU: a name only other CPUs' built-in
+// metrics know is left out with a warning that says where it is defined, instead of
+// refusing every metric; a name no CPU knows is still an error.
+func (s *Set) SelectHere(names ...string) (selected, warnings []string, err error) {
+	var known []string
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" {
+			continue
+		}
+		if _, err := s.Select(n); err == nil {
+			known = append(known, n)
+			continue
+		}
+		where := Elsewhere(n)
+		if len(where) == 0 {
+			_, err := s.Select(n) // the error that lists what exists
+			return nil, nil, err
+		}
+		warnings = append(warnings, fmt.Sprintf("metric %s is not defined for this CPU (only for %s PMUs): left out", n, strings.Join(where, ", ")))
+	}
+	selected, err = s.Select(known...)
+	return selected, warnings, err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -110,7 +111,7 @@ func TestBuiltin(t *testing.T) {
 		"ipc": 2, "cpi": 0.5, "ghz": 2, "cpus_utilized": 0.5,
 		"context_switches_per_sec": 6e6, "cpu_migrations_per_sec": 2e6, "page_faults_per_sec": 8e7,
 		"l1d_miss_ratio": 5, "l1d_mpki": 10, "l1i_mpki": 2, "llc_miss_ratio": 50, "llc_mpki": 2.5,
-		"cache_miss_ratio": 10, "dtlb_mpki": 1, "itlb_mpki": 3, "branch_miss_ratio": 5,
+		"cache_miss_ratio": 10, "dtlb_mpki": 1, "dtlb_miss_ratio": 4, "itlb_mpki": 3, "branch_miss_ratio": 5,
 		"branch_mpki": 7.5, "branch_rate": 150, "frontend_stall_pct": 25, "backend_stall_pct": 10,
 	}
 	checkBuiltin(t, Builtin(ArchGeneric), counts, want)
@@ -224,5 +225,21 @@ func BenchmarkChain(b *testing.B) {
 		if _, err := NewSet(defs...); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestSelectHere: a name only another CPU's built-ins know is a warning that says where,
+// and the rest is selected; a name no CPU knows is the usual error.
+func TestSelectHere(t *testing.T) {
+	got, warnings, err := Builtin(ArchARMv7).SelectHere("ipc", "l1d_refill_rate", "rpistat", "dtlb_miss_ratio")
+	if err != nil || strings.Join(got, ",") != "ipc,dtlb_miss_ratio" || len(warnings) != 2 ||
+		!strings.Contains(warnings[0], "l1d_refill_rate") || !strings.Contains(warnings[0], "armv8") || !strings.Contains(warnings[1], "arm1176") {
+		t.Errorf("SelectHere = %v, %q, %v", got, warnings, err)
+	}
+	if _, _, err := Builtin(ArchX86).SelectHere("ipc", "nosuch"); !errors.Is(err, ErrUnknownName) {
+		t.Errorf("an unknown name: %v", err)
+	}
+	if w := Elsewhere("dtlb_miss_ratio"); !slices.Contains(w, "armv8") || slices.Contains(w, ArchARM1176) {
+		t.Errorf("dtlb_miss_ratio is defined for %v: want every CPU with cache-references (not the ARM1176)", w)
 	}
 }
