@@ -58,8 +58,15 @@ func (m *Machine) TableStatus() (bool, string) {
 }
 
 // Label names what a generic hardware or cache event counts on this CPU, e.g.
-// "cache-misses = r3 (L1D_CACHE_REFILL)"; other events keep the resolver's canonical form.
+// "cache-misses = r3 (L1D_CACHE_REFILL)", and a raw event by its name in the CPU's table,
+// "r3 (L1D_CACHE_REFILL)"; other events keep the resolver's canonical form.
 func (m *Machine) Label(ev events.Event) string {
+	if m.Countable && ev.Attr.Type == perfevent.TypeRaw {
+		if evs, _ := m.Table.ByConfig(ev.Attr.Config); len(evs) > 0 {
+			return ev.Resolved + " (" + evs[0].Name + ")"
+		}
+		return ev.Resolved
+	}
 	if !m.Countable || (ev.Attr.Type != perfevent.TypeHardware && ev.Attr.Type != perfevent.TypeHWCache) {
 		return ev.Resolved
 	}
