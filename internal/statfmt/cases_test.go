@@ -313,7 +313,7 @@ func caseNotCounted() *result.Stat {
 	const enabled = 1_044_118_290
 	pmu := "armv7_cortex_a7"
 	nc := func(event string, cfg uint64, raw string, leader bool) result.Count {
-		return result.Count{Event: event, Group: 1, Leader: leader, CPU: -1, Status: result.NotCounted,
+		return result.Count{Event: event, Group: 1, Leader: leader, CPU: -1, Status: result.NotCounted, Reason: result.NeverRan,
 			Enabled: enabled, Running: 0, Encoding: result.Encoding{PMU: pmu, Type: 0, Config: cfg, Raw: raw}}
 	}
 	r := finish(&result.Stat{Command: []string{"./loop", "10000000"}, Mode: "launch", Scaled: true, Backend: "perf_event",

@@ -24,6 +24,9 @@ type row struct {
 	runTime   uint64  // perf's running-time column: time_running per run
 	varPct    float64 // perf's "+- x%", 0 without repeats
 	metrics   []result.Metric
+
+	reason result.Reason // why a not-counted row of the final table has no value
+	name   string        // a raw event's name in the CPU's table ("L1D_CACHE_REFILL"), for people
 }
 
 // hasValue reports whether the row carries a measured value.
@@ -62,7 +65,7 @@ func summaryRows(res *result.Stat, merged bool) []row {
 	for _, s := range summary {
 		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, label: rowLabel(res, s.CPU, s.Thread), thread: s.Thread, status: s.Status,
 			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
-			runTime: s.Running / uint64(runs), varPct: s.VarPct}
+			runTime: s.Running / uint64(runs), varPct: s.VarPct, reason: s.Reason, name: rawName(s.Encoding)}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw
@@ -80,7 +83,7 @@ func countRows(res *result.Stat, counts []result.Count) []row {
 	for _, c := range counts {
 		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, label: rowLabel(res, c.CPU, c.Thread), thread: c.Thread, status: c.Status,
 			raw: float64(c.Raw), scaled: c.Scaled, enabled: c.Enabled, running: c.Running,
-			runTime: c.Running}
+			runTime: c.Running, name: rawName(c.Encoding)}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw

@@ -63,6 +63,7 @@ func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 	for _, m := range orphans {
 		textOrphan(&b, "", cpuColumn(r, m.CPU), m)
 	}
+	notCountedHint(&b, rows)
 	if opt.Table {
 		runTable(&b, r)
 	}
@@ -195,10 +196,14 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 		value = GroupDigits(formatCount(r.value, r.unit), opt.Thousands)
 	}
 	fmt.Fprintf(b, "%s%*s %-*s ", prefix, valueWidth, value, unitWidth, r.unit)
+	event := r.event
+	if r.name != "" {
+		event += " (" + r.name + ")"
+	}
 	var notes []string // what makes the metrics doubtful, on lines of their own below
 	switch {
 	case len(r.metrics) > 0:
-		fmt.Fprintf(b, "%-*s", eventWidth, r.event)
+		fmt.Fprintf(b, "%-*s", eventWidth, event)
 		for i, m := range r.metrics {
 			if i > 0 {
 				b.WriteString("\n" + prefix + strings.Repeat(" ", metricIndent))
@@ -208,9 +213,9 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 			notes = append(notes, n...)
 		}
 	case r.hasValue():
-		fmt.Fprintf(b, "%-*s%*s", eventWidth, r.event, metricWidth, "")
+		fmt.Fprintf(b, "%-*s%*s", eventWidth, event, metricWidth, "")
 	default:
-		fmt.Fprintf(b, "%-*s%*s", eventWidthNone, r.event, metricWidth, "")
+		fmt.Fprintf(b, "%-*s%*s", eventWidthNone, event, metricWidth, "")
 	}
 	if repeated && r.varPct != 0 {
 		fmt.Fprintf(b, "  ( +-%6.2f%% )", r.varPct)
@@ -220,6 +225,9 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 	}
 	if r.simulated && r.hasValue() {
 		b.WriteString("  (SIMULATED)")
+	}
+	if why := notCountedWhy(r.reason); r.status == result.NotCounted && why != "" {
+		b.WriteString("  " + why)
 	}
 	b.WriteByte('\n')
 	writeNotes(b, prefix, notes)
