@@ -1,8 +1,8 @@
 /*
- * array2d --order row|col --rows R --cols C: the Armv8 blog's 2D_array program. It assigns
- * array[i][j] = i + j, then squares every element, both passes traversing a long[R][C] array
- * either by row (inner loop along a row: consecutive addresses) or by column (inner loop down a
- * column: stride C*8 bytes, one new cache line per access once a row exceeds a line).
+ * array2d --order row|col --rows R --cols C: the Armv8 blog's 2D_array program. assign sets
+ * array[i][j] = i + j, then squares squares every element (both noinline, as in the blog, so a
+ * profile splits its samples between them), walking a long[R][C] array by row (consecutive
+ * addresses) or by column (stride C*8 bytes: a new cache line per access once a row exceeds one).
  * Defaults: 16384 rows x 64 columns (8 MiB; the blog used 512000 x 64 = 250 MiB).
  *
  * Output: array2d order=<row|col> rows=<R> cols=<C> checksum=<sum of elements, mod 2^64>
@@ -11,7 +11,7 @@
 
 #define ARRAY2D_MAX_BYTES (256ull << 20)
 
-static void assign(long *a, uint64_t rows, uint64_t cols, int bycol)
+__attribute__((noinline)) static void assign(long *a, uint64_t rows, uint64_t cols, int bycol)
 {
 	if (bycol) {
 		for (uint64_t j = 0; j < cols; j++)
@@ -24,7 +24,7 @@ static void assign(long *a, uint64_t rows, uint64_t cols, int bycol)
 	}
 }
 
-static void squares(long *a, uint64_t rows, uint64_t cols, int bycol)
+__attribute__((noinline)) static void squares(long *a, uint64_t rows, uint64_t cols, int bycol)
 {
 	if (bycol) {
 		for (uint64_t j = 0; j < cols; j++)
