@@ -3,7 +3,9 @@
 #   1. what this machine can count, and why not (pmc doctor)
 #   2. naive (ijk) vs loop-interchange (ikj) matmul, -novec and vectorised builds, and a 2D
 #      array walked by row vs by column: pmc compare (mean +- sd, change with a 95% interval)
-#   3. where there is no PMU: the same loop orders SIMULATED by cachegrind (pmc compare --sim)
+#   3. where there is no PMU: the same loop orders SIMULATED by cachegrind (pmc compare --sim);
+#      and two simulated machines (last-level caches of 64 and 512 KiB), each result saved with
+#      pmc stat --sim --json, then compared: labelled SIMULATED, the caches a machine difference
 #   4. where the time goes inside the naive product: pmc record, pmc report, pmc annotate
 #   5. a quick pmc mem run (the memory hierarchy probe) over a reduced range
 # Needs only `make demo` (builds bin/pmc and the workloads). About 20 s on an idle 2-core VM.
@@ -50,6 +52,15 @@ if [ "$HAVEHW" = 0 ] && command -v valgrind >/dev/null && [ -z "${DEMO_NO_CACHEG
 	say "no PMU here: cache misses SIMULATED by cachegrind on a small 8 KiB 4-way L1D (pmc compare --sim), matmul-novec 200x200"
 	"$PMC" compare -r 1 --sim --sim-cache D1=8192,4,64 -e instructions,L1-dcache-loads,L1-dcache-load-misses -n naive -n interchange \
 		"$WL/matmul-novec --order ijk --size 200" "$WL/matmul-novec --order ikj --size 200"
+fi
+
+if command -v valgrind >/dev/null && [ -z "${DEMO_NO_CACHEGRIND:-}" ]; then
+	say "two SIMULATED machines, saved then compared: pmc stat --sim --json with a 64 KiB and a 512 KiB last-level cache, then pmc compare of the files"
+	for ll in 65536 524288; do
+		"$PMC" stat --sim --sim-cache "D1=16384,4,32;LL=$ll,8,32" -e instructions,L1-dcache-load-misses,LLC-loads,LLC-load-misses \
+			--json -o "$TMP/ll-$ll.json" -- "$WL/matmul-novec" --order ijk --size 120 >/dev/null 2>&1
+	done
+	"$PMC" compare -n LL-64K -n LL-512K "$TMP/ll-65536.json" "$TMP/ll-524288.json"
 fi
 
 if "$PMC" report --help >/dev/null 2>&1; then
