@@ -43,7 +43,7 @@ func newCompareCmd(e *env) *cobra.Command {
 		Short: "run commands (or read saved results) side by side, with statistics and charts",
 		Long: `Run each command -r times, interleaved A B A B ..., counting pmc stat's events (-e, -M,
 the same defaults), and compare each with the first: mean ± standard deviation, min … max,
-the change with its 95% confidence interval (Welch's t), the ratio and whether it is
+the change with its 95% confidence interval (Fieller's, of the ratio), the ratio and whether it is
 significant; outliers (Tukey's fences) flagged. Each command is one argument, split into
 words without a shell (quotes group words); --shell runs it with sh -c.
 Given files ending in .json, compares saved results (pmc stat --json, pmc compare --json,
