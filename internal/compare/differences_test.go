@@ -33,6 +33,15 @@ func TestDifferencesNormalized(t *testing.T) {
 	if d := differences([]Command{self, stat}); len(d) != 0 {
 		t.Errorf("the same machine from pmc.h and pmc stat: differences %q, want none", d)
 	}
+	// On an Arm machine pmc stat also records what a generic event resolved to; pmc.h does
+	// not: not knowing is not a difference.
+	selfArm := saved("A", &result.Machine{CPUID: "Arm implementer 0x41 part 0xd07"},
+		enc("instructions:u", "", 0, 1, ""), enc("cycles:u", "", 0, 0, ""))
+	statArm := saved("B", &result.Machine{CPU: "Arm Cortex-A57 (Armv8-A)", CPUID: "Arm implementer 0x41 part 0xd07 (cpuinfo architecture 8)"},
+		enc("instructions:u", "armv8_pmuv3", 0, 1, "instructions = r8 (INST_RETIRED)"), enc("cycles:u", "armv8_pmuv3", 0, 0, "cycles = r11 (CPU_CYCLES)"))
+	if d := differences([]Command{selfArm, statArm}); len(d) != 0 {
+		t.Errorf("the same Arm machine from pmc.h and pmc stat: differences %q, want none", d)
+	}
 
 	a7 := saved("A", &result.Machine{CPU: "Arm Cortex-A7 (ARMv7-A; Raspberry Pi 2)", CPUID: "Arm implementer 0x41 part 0xc07 (cpuinfo architecture 7)",
 		PMU: "armv7_cortex_a7, 4 general counters + cycle counter"},

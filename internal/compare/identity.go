@@ -70,10 +70,9 @@ func differences(cmds []Command) []string {
 	differ("simulated machine", simulated, simulated)
 	// An event opened with another encoding counts something else: say so per event.
 	var order []string
-	type encs struct{ key, show string }
-	enc := make([]map[string]encs, len(cmds))
+	enc := make([]map[string]result.Encoding, len(cmds))
 	for i, c := range cmds {
-		enc[i] = map[string]encs{}
+		enc[i] = map[string]result.Encoding{}
 		for _, r := range c.Runs {
 			for _, n := range r.Counts {
 				if _, ok := enc[i][n.Event]; ok {
@@ -82,18 +81,26 @@ func differences(cmds []Command) []string {
 				if i == 0 {
 					order = append(order, n.Event)
 				}
-				enc[i][n.Event] = encs{encodingKey(n.Encoding), encodingString(n.Encoding)}
+				enc[i][n.Event] = n.Encoding
 			}
 		}
 	}
-	index := map[string]int{}
-	for i, c := range cmds {
-		index[c.Label] = i
-	}
 	for _, ev := range order {
-		differ("encoding of "+ev,
-			func(c Command) string { return enc[index[c.Label]][ev].key },
-			func(c Command) string { return enc[index[c.Label]][ev].show })
+		first := enc[0][ev]
+		for i := 1; i < len(cmds); i++ {
+			if e, ok := enc[i][ev]; ok && !sameEvent(first, e) {
+				var parts []string
+				for j, c := range cmds {
+					v := "(not counted)"
+					if e, ok := enc[j][ev]; ok {
+						v = encodingString(e)
+					}
+					parts = append(parts, c.Label+": "+v)
+				}
+				out = append(out, "encoding of "+ev+" differs: "+strings.Join(parts, "; "))
+				break
+			}
+		}
 	}
 	return out
 }
@@ -134,29 +141,48 @@ const (
 	typeBreakpoint = 5
 )
 
-// encodingKey is what an event really counts, comparable across machines: a generic event
-// resolved on its CPU counts that raw event ("raw 0x8"); a raw event, or a CPU table name,
-// counts its code on the core PMU whatever the PMU's name and dynamic type number; a
-// tracepoint is its name (ids change with the kernel); other PMUs are named.
-func encodingKey(e result.Encoding) string {
+// eventKeys say what an event really counts, comparable across machines: generic is perf's
+// generic identity of a generic hardware or cache event ("type 0 config 0x1"), resolved the
+// raw event it counts on its CPU ("raw 0x8"): what a resolved generic name became, or a raw
+// event's code (or a CPU table name's) on the core PMU, whatever the PMU's name and dynamic
+// type number. Other events have a generic key only: a tracepoint its name (ids change with
+// the kernel), another PMU its name and config.
+func eventKeys(e result.Encoding) (generic, resolved string) {
 	extra := ""
 	if e.Config1 != 0 || e.Config2 != 0 {
 		extra = fmt.Sprintf(" config1 %#x config2 %#x", e.Config1, e.Config2)
 	}
 	switch {
 	case e.Type == typeHardware || e.Type == typeHWCache:
+		generic = fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
 		if m := resolvedRaw.FindStringSubmatch(e.Raw); m != nil {
-			return "raw 0x" + strings.ToLower(strings.TrimLeft(m[1], "0")) + extra
+			resolved = "raw 0x" + strings.ToLower(strings.TrimLeft(m[1], "0")) + extra
 		}
-		return fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
+		return generic, resolved
 	case e.Type == typeRaw || e.Type > typeBreakpoint && corePMU(e.PMU):
-		return fmt.Sprintf("raw %#x", e.Config) + extra
+		return "", fmt.Sprintf("raw %#x", e.Config) + extra
 	case e.Type == typeTracepoint && e.Raw != "":
-		return "tracepoint " + e.Raw
+		return "tracepoint " + e.Raw, ""
 	case e.Type > typeBreakpoint:
-		return fmt.Sprintf("%s config %#x", e.PMU, e.Config) + extra
+		return fmt.Sprintf("%s config %#x", e.PMU, e.Config) + extra, ""
 	}
-	return fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
+	return fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra, ""
+}
+
+// sameEvent says whether two encodings can be told to count different things: by the raw
+// event both resolved to when both say, else by their generic identity when both have one.
+// A generic event one writer resolved and the other did not (pmc.h records no resolution)
+// is not a difference: not knowing is not evidence.
+func sameEvent(a, b result.Encoding) bool {
+	ga, ra := eventKeys(a)
+	gb, rb := eventKeys(b)
+	switch {
+	case ra != "" && rb != "":
+		return ra == rb
+	case ga != "" && gb != "":
+		return ga == gb
+	}
+	return true
 }
 
 // corePMU says whether a sysfs PMU name is a CPU's own PMU (whose raw codes are the CPU's
