@@ -98,14 +98,7 @@ func ParseGeometry(spec string, g Geometry) (Geometry, error) {
 		if err := c.check(); err != nil {
 			return g, fmt.Errorf("--sim-cache %q: %v", part, err)
 		}
-		switch strings.ToUpper(strings.TrimSpace(name)) {
-		case "I1":
-			g.I1 = c
-		case "D1":
-			g.D1 = c
-		case "LL":
-			g.LL = c
-		default:
+		if !g.set(strings.ToUpper(strings.TrimSpace(name)), c) {
 			return g, fmt.Errorf("--sim-cache %q: the level is I1, D1 or LL", part)
 		}
 	}

@@ -24,6 +24,21 @@ func (g Geometry) Levels() []Level {
 	return out
 }
 
+// set sets the level named I1, D1 or LL; false for another name.
+func (g *Geometry) set(level string, c Cache) bool {
+	switch level {
+	case "I1":
+		g.I1 = c
+	case "D1":
+		g.D1 = c
+	case "LL":
+		g.LL = c
+	default:
+		return false
+	}
+	return true
+}
+
 // String is "I1 32768,8,64, D1 16384,4,32, LL 65536,8,32" (size, ways, line), or "" when
 // cachegrind chose every level.
 func (g Geometry) String() string {
@@ -59,15 +74,7 @@ func GeometryOf(notes []string) (g Geometry, ok bool) {
 			c.Size, _ = strconv.Atoi(m[2])
 			c.Assoc, _ = strconv.Atoi(m[3])
 			c.Line, _ = strconv.Atoi(m[4])
-			switch m[1] {
-			case "I1":
-				g.I1 = c
-			case "D1":
-				g.D1 = c
-			case "LL":
-				g.LL = c
-			}
-			ok = true
+			ok = g.set(m[1], c) || ok
 		}
 		return g, ok
 	}
