@@ -71,3 +71,22 @@ func TestChangeNeverBelowMinus100(t *testing.T) {
 		t.Errorf("text prints an interval it cannot bound:\n%s", text.String())
 	}
 }
+
+// TestZeroAgainstSpread: a time that is 0 in every run of B (the A57 guest's user time) but
+// varies in A: the change is -100% exactly and the JSON writes (it failed on a NaN).
+func TestZeroAgainstSpread(t *testing.T) {
+	a := cmdOf("A", []float64{0.0013, 0.0012, 0.0014}, []float64{1, 1, 1})
+	b := cmdOf("B", []float64{0.0013, 0.0012, 0.0014}, []float64{1, 1, 1})
+	for i := range b.Runs {
+		b.Runs[i].UserSec = 0
+	}
+	c := &Comparison{Source: "saved", Commands: []Command{a, b}}
+	Build(c)
+	if lo, hi, ok := rowNamed(t, c, "user time").Cells[1].Delta.Interval(); !ok || lo != -100 || hi != -100 {
+		t.Errorf("user time 0 against spread: [%v, %v] %v, want -100%%", lo, hi, ok)
+	}
+	var b2 strings.Builder
+	if err := JSON(&b2, c); err != nil {
+		t.Errorf("JSON: %v", err)
+	}
+}

@@ -52,7 +52,12 @@ func FiellerRatio(a, b []float64, level float64, nonNegative bool) (r Ratio, ok 
 		return r, true
 	}
 	rr := r.Ratio * r.Ratio
-	r.DF = (vb + rr*va) * (vb + rr*va) / (vb*vb/(nb-1) + rr*rr*va*va/(na-1))
+	if den := vb*vb/(nb-1) + rr*rr*va*va/(na-1); den > 0 {
+		r.DF = (vb + rr*va) * (vb + rr*va) / den
+	} else {
+		// B is exactly 0 (ratio 0, vb 0): the limit as the ratio goes to 0 is A's own.
+		r.DF = na - 1
+	}
 	t := TQuantile(1-(1-level)/2, r.DF)
 	// With g = t²·va / ma², the roots are (ratio ± t/|ma|·sqrt(vb + ratio²·va - g·vb)) / (1 - g).
 	g := t * t * va / (ma * ma)

@@ -94,3 +94,18 @@ func TestFiellerCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestFiellerZero: a quantity that is 0 in every run of B (a guest's user time) against one
+// that varies in A: the ratio is exactly 0, the interval [0, 0], and nothing is NaN (the
+// degrees of freedom of B - r·A at r = 0 are A's alone).
+func TestFiellerZero(t *testing.T) {
+	r, ok := FiellerRatio([]float64{0.0013, 0.0012, 0.0014}, []float64{0, 0, 0}, 0.95, true)
+	if !ok || !r.Bounded || r.Ratio != 0 || r.Low != 0 || r.High != 0 || r.DF != 2 || !r.Significant {
+		t.Errorf("B all 0: %+v", r)
+	}
+	for _, v := range []float64{r.Ratio, r.Low, r.High, r.DF} {
+		if math.IsNaN(v) {
+			t.Errorf("NaN in %+v", r)
+		}
+	}
+}
