@@ -1,0 +1,217 @@
+package perfcorpus
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/pmc-tools/pmc/internal/cli"
+)
+
+// known are the comparisons where pmc's rows differ from perf's, each with the reason. A
+// comparison not listed must agree; one listed that agrees fails too (take it off the list).
+var known = map[string]string{
+	"here.group.data.default":                                "no group view (perf's default with a group description)",
+	"here.pipe-dyn.data.default":                             "pipe mode (perf record -o -) not read",
+	"here.pipe-forkthreads.data.default":                     "pipe mode (perf record -o -) not read",
+	"here.pipe-g.data.default":                               "pipe mode (perf record -o -) not read",
+	"here.zstd.data.default":                                 "compressed records (perf record -z) not read",
+	"perf.data.armv7.perf_3.14-3.8.default":                  "an empty CPUDESC feature rejects the file",
+	"perf.data.branch-4.14.default":                          "no branch view (perf's default with branch stacks)",
+	"perf.data.branch_stack_hw_index.default":                "no branch view (perf's default with branch stacks)",
+	"perf.data.busy.0-3.4.default":                           "an overlapping mapping drops the older one (perf splits it)",
+	"perf.data.callgraph_and_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
+	"perf.data.group_desc-4.14.default":                      "no group view (perf's default with a group description)",
+	"perf.data.hybrid_topology.default":                      "comm of a sample before exec's COMM record",
+	"perf.data.intel_pt-4.14.default":                        "AUXTRACE records rejected (impossible size)",
+	"perf.data.lost_samples-4.4.default":                     "no group view (perf's default with a group description)",
+	"perf.data.piped.ctx_switch_namespaces-4.14.default":     "pipe mode (perf record -o -) not read",
+	"perf.data.piped.header_features-4.16.default":           "pipe mode (perf record -o -) not read",
+	"perf.data.piped.header_features_aligned-6.12.default":   "pipe mode (perf record -o -) not read",
+	"perf.data.piped.header_feautres_group_desc-6.8.default": "pipe mode (perf record -o -) not read",
+	"perf.data.piped.hw_and_sw-3.4.default":                  "pipe mode (perf record -o -) not read",
+	"perf.data.piped.lost_samples-4.4.default":               "pipe mode (perf record -o -) not read",
+	"perf.data.piped.no_attr_ids-4.14.default":               "pipe mode (perf record -o -) not read",
+	"perf.data.piped.target-3.4.default":                     "pipe mode (perf record -o -) not read",
+	"perf.data.piped.target-3.8.default":                     "pipe mode (perf record -o -) not read",
+	"perf.data.piped.target.throttled-3.4.default":           "pipe mode (perf record -o -) not read",
+	"perf.data.raw_callgraph_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
+	"here.group.data.nogroup":                                "no --no-group flag",
+	"perf.data.group_desc-4.14.nogroup":                      "no --no-group flag",
+	"perf.data.lost_samples-4.4.nogroup":                     "no --no-group flag",
+	"perf.data.piped.lost_samples-4.4.nogroup":               "pipe mode (perf record -o -) not read",
+	"perf.data.piped.header_feautres_group_desc-6.8.nogroup": "pipe mode (perf record -o -) not read",
+	"perf.data.branch-4.14.nobranch":                         "no --no-branch-stack flag",
+	"perf.data.branch_stack_hw_index.nobranch":               "no --no-branch-stack flag",
+	"perf.data.callgraph_and_branch-3.4.nobranch":            "no --no-branch-stack flag",
+	"perf.data.raw_callgraph_branch-3.4.nobranch":            "no --no-branch-stack flag",
+	"here.sys-g.data.children":                               "children entries show relative addresses (perf: the raw address)",
+	"here.pipe-g.data.children":                              "pipe mode (perf record -o -) not read",
+	"here.multi-g.data.children":                             "children entries show relative addresses (perf: the raw address)",
+	"here.pipe-dyn.data.dso-sym":                             "pipe mode (perf record -o -) not read",
+}
+
+// corpusCase is one line of testdata/cases.txt.
+type corpusCase struct {
+	file, view string
+	args       []string
+}
+
+func readCases(t *testing.T) []corpusCase {
+	t.Helper()
+	b, err := os.ReadFile("testdata/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []corpusCase
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
+			continue
+		}
+		if len(f) < 2 {
+			t.Fatalf("cases.txt: %q: want FILE VIEW [ARGS...]", l)
+		}
+		cases = append(cases, corpusCase{f[0], f[1], f[2:]})
+	}
+	return cases
+}
+
+// unpack writes testdata/data/FILE.gz to dir/FILE once.
+func unpack(t *testing.T, dir, file string) string {
+	t.Helper()
+	out := filepath.Join(dir, file)
+	if _, err := os.Stat(out); err == nil {
+		return out
+	}
+	fh, err := os.Open(filepath.Join("testdata", "data", file+".gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	zr, err := gzip.NewReader(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := io.Copy(&buf, zr); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+var (
+	entryRow  = regexp.MustCompile(`^ +[0-9]+\.[0-9]+%`)
+	columnRow = regexp.MustCompile(`^# *(Children|Overhead|Samples|Period)  `)
+)
+
+// rows is rows.awk in Go: each event's header lines, its column header and its first 20
+// entries, blanks squeezed.
+func rows(text string) []string {
+	var out []string
+	n := 0
+	sc := bufio.NewScanner(strings.NewReader(text))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		switch {
+		case strings.HasPrefix(l, "# Samples:"):
+			n = 0
+			out = append(out, squeeze(l))
+		case strings.HasPrefix(l, "# Event count") || strings.HasPrefix(l, "# Total Lost") || columnRow.MatchString(l):
+			out = append(out, squeeze(l))
+		case entryRow.MatchString(l):
+			if n < 20 {
+				out = append(out, squeeze(l))
+			}
+			n++
+		}
+	}
+	return out
+}
+
+func squeeze(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// TestAgreesWithPerf runs pmc report on every case and compares its rows with perf's.
+func TestAgreesWithPerf(t *testing.T) {
+	dir, empty := t.TempDir(), t.TempDir()
+	var perfReads, pmcReads, compared, equal []string
+	for _, c := range readCases(t) {
+		name := c.file + "." + c.view
+		t.Run(name, func(t *testing.T) {
+			want, err := os.ReadFile(filepath.Join("testdata", "perf", name+".txt"))
+			if err != nil {
+				t.Fatalf("%v (regen.sh runs perf to write it)", err)
+			}
+			file := unpack(t, dir, c.file)
+			args := append([]string{"report", "--stdio", "-i", file, "--symfs", empty, "--kallsyms", os.DevNull}, c.args...)
+			var stdout, stderr bytes.Buffer
+			code := cli.Run(args, &stdout, &stderr)
+			if msg, ok := strings.CutPrefix(string(want), "# perf: no report: "); ok {
+				// perf fails on this file: pmc must fail too, with one line that says why.
+				if code == 0 {
+					t.Errorf("perf fails (%s) but pmc reports:\n%s", strings.TrimSpace(msg), stdout.String())
+				} else if lines := strings.Count(strings.TrimSpace(stderr.String()), "\n"); lines != 0 {
+					t.Errorf("pmc's error is %d lines:\n%s", lines+1, stderr.String())
+				}
+				return
+			}
+			if c.view == "default" {
+				perfReads = append(perfReads, c.file)
+			}
+			if code != 0 {
+				t.Logf("pmc exits %d: %s", code, stderr.String())
+			} else if c.view == "default" {
+				pmcReads = append(pmcReads, c.file)
+			}
+			compared = append(compared, name)
+			wr, gr := strings.Split(strings.TrimSuffix(string(want), "\n"), "\n"), rows(stdout.String())
+			same := code == 0 && slices.Equal(wr, gr)
+			if same {
+				equal = append(equal, name)
+			}
+			why, isKnown := known[name]
+			switch {
+			case !same && !isKnown:
+				t.Errorf("rows differ from perf's:\n%s", diff(wr, gr))
+			case same && isKnown:
+				t.Errorf("rows now equal perf's: take %q (%s) off the known differences", name, why)
+			case !same:
+				t.Logf("known difference (%s):\n%s", why, diff(wr, gr))
+			}
+		})
+	}
+	t.Logf("perf reads %d files, pmc %d; top-20 rows equal perf's in %d of %d comparisons",
+		len(perfReads), len(pmcReads), len(equal), len(compared))
+}
+
+// diff shows the first rows that differ.
+func diff(want, got []string) string {
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(want), len(got)) && shown < 5; i++ {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			fmt.Fprintf(&b, "row %d:\n  perf %q\n  pmc  %q\n", i+1, w, g)
+			shown++
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Rewrites testdata/perf/FILE.VIEW.txt: what perf report prints for each line of
+# testdata/cases.txt, reduced to the lines the test compares (the event headers, the column
+# header and the first 20 entries of each event, blanks squeezed). Needs perf (6.1 made the
+# committed files). Not pmc's -update: the truth here is perf's.
+set -eu
+cd "$(dirname "$0")"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/empty" "$tmp/buildids"
+grep -v '^#' testdata/cases.txt | while read -r file view args; do
+	gzip -dc "testdata/data/$file.gz" > "$tmp/$file"
+	# shellcheck disable=SC2086 # ARGS are words
+	if perf --buildid-dir "$tmp/buildids" report --stdio -i "$tmp/$file" --symfs "$tmp/empty" \
+		--kallsyms /dev/null $args > "$tmp/out" 2> "$tmp/err" && grep -q '^# Samples:' "$tmp/out"; then
+		./rows.awk "$tmp/out" > "testdata/perf/$file.$view.txt"
+	else
+		# perf reports nothing: say so with its first error line.
+		printf '# perf: no report: %s\n' "$(grep -m1 -i 'error\|bad\|fail' "$tmp/err" || head -n1 "$tmp/err")" \
+			> "testdata/perf/$file.$view.txt"
+	fi
+	rm -f "$tmp/$file"
+done
