@@ -60,7 +60,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.input, "input", "i", "perf.data", "the perf.data file to read")
+	fl.StringVarP(&f.input, "input", "i", "perf.data", "the perf.data file to read (-: standard input, as perf record -o - writes it)")
 	fl.BoolVar(&f.stdio, "stdio", false, "write the text report (the default when no other format is chosen)")
 	fl.StringVarP(&f.sort, "sort", "s", strings.Join(profile.DefaultSort, ","), "group by these keys: "+strings.Join(profile.SortKeys, ","))
 	fl.BoolVar(&f.children, "children", false, "add each sample's period to its callers too (the default with call chains)")
@@ -91,7 +91,7 @@ func (s *symbolFlags) add(fl *pflag.FlagSet) {
 // options are the driver's options for the recording at path, on e's machine.
 func (s *symbolFlags) options(e *env, path string) driver.Options {
 	return driver.Options{Path: path, Symfs: s.symfs, Kallsyms: s.kallsyms, Vmlinux: s.vmlinux,
-		Machine: func() driver.Machine { return e.machine() }}
+		Machine: func() driver.Machine { return e.machine() }, Stdin: e.workload[0]} // -i -
 }
 
 // load runs the driver and says its warnings on e's stderr, as pmc cmd.

@@ -3,6 +3,7 @@ package driver
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"strings"
@@ -22,7 +23,8 @@ type Machine interface {
 
 // Options say which recording to load and where its symbols come from.
 type Options struct {
-	Path     string // the perf.data file
+	Path     string // the perf.data file ("-": Stdin, in perf's pipe format)
+	Stdin    io.Reader
 	Symfs    string // binaries are looked up under this directory ("" or "/": this machine's)
 	Kallsyms string // kernel symbols from this kallsyms file (perf's --kallsyms)
 	Vmlinux  string // kernel symbols from this kernel image (perf's --vmlinux)
@@ -57,12 +59,15 @@ type Result struct {
 // (binaries, kernel) and from the archive beside the file. Problems with symbols are
 // Warnings; problems with the file are the error.
 func Load(o Options) (*Result, error) {
-	pf, err := perfdata.Open(o.Path)
+	pf, err := open(o)
 	if err != nil {
 		return nil, FileError(o.Path, err)
 	}
 	defer pf.Close()
 	r := &Result{}
+	for _, w := range pf.Features.Skipped {
+		r.Warnings = append(r.Warnings, o.Path+": "+w)
+	}
 	for _, ev := range pf.Events {
 		r.HasChains = r.HasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
 	}
@@ -99,6 +104,14 @@ func Load(o Options) (*Result, error) {
 	r.Profile = b.Profile()
 	r.Warnings = append(r.Warnings, SymbolWarnings(r.Profile, nil)...)
 	return r, nil
+}
+
+// open opens the recording: "-" is standard input, in perf's pipe format.
+func open(o Options) (*perfdata.File, error) {
+	if o.Path == "-" && o.Stdin != nil {
+		return perfdata.NewPipe(o.Stdin)
+	}
+	return perfdata.Open(o.Path)
 }
 
 // symfs is the filesystem binaries are read from.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/bits"
 )
 
@@ -111,15 +112,25 @@ func (rs *Records) Recycle(s *Sample) {
 	}
 }
 
-// Records returns a reader of the data section.
+// Records returns a reader of the data section. A stream's (NewPipe) is read once: a
+// second reader returns an error.
 func (f *File) Records() *Records {
+	if f.stream != nil {
+		rs := &Records{f: f, br: f.stream, off: int64(f.Data.Offset), end: math.MaxInt64}
+		f.stream = nil
+		return rs
+	}
+	if f.r == nil {
+		return &Records{f: f, err: errors.New("perf.data: a pipe's records are read once")}
+	}
 	sr := io.NewSectionReader(f.r, int64(f.Data.Offset), int64(f.Data.Size))
 	return &Records{f: f, br: bufio.NewReaderSize(sr, 1<<16), off: int64(f.Data.Offset),
 		end: int64(f.Data.Offset + f.Data.Size)}
 }
 
 // Next returns the next record, io.EOF after the last. In a file whose writer did not
-// finish (File.Unfinished), a record cut short by the end of the file ends the data too.
+// finish (File.Unfinished) or a pipe (File.Pipe), a record cut short by the end of the
+// file ends the data too.
 // The returned record's slices are its own (a Sample's until it is given to Recycle).
 func (rs *Records) Next() (Record, error) {
 	if rs.err != nil {
@@ -141,7 +152,7 @@ func (rs *Records) next() (Record, error) {
 	// record is at most 64 KiB, the reader's size, and decode copies what it keeps.
 	h, err := rs.br.Peek(8)
 	if len(h) < 8 {
-		if rs.f.Unfinished && (len(h) == 0 || errors.Is(err, io.EOF)) {
+		if rs.f.openEnded() && (len(h) == 0 || errors.Is(err, io.EOF)) {
 			return nil, io.EOF
 		}
 		return nil, formatErr("record header at %d: the data section is truncated", rs.off)
@@ -155,7 +166,7 @@ func (rs *Records) next() (Record, error) {
 	}
 	rec, _ := rs.br.Peek(int(hdr.Size))
 	if len(rec) < int(hdr.Size) {
-		if rs.f.Unfinished {
+		if rs.f.openEnded() {
 			return nil, io.EOF
 		}
 		return nil, formatErr("%v: the data section is truncated", hdr)
@@ -165,13 +176,37 @@ func (rs *Records) next() (Record, error) {
 	if hdr.Type == RecordCompressed {
 		return nil, fmt.Errorf("%w: compressed records (perf record -z); rerecord without -z", ErrUnsupported)
 	}
+	skip := payload(hdr, body, rs.f.order)
 	r, err := rs.f.decode(hdr, body, &rs.a)
 	rs.br.Discard(int(hdr.Size))
 	if err != nil {
 		return nil, formatErr("%v: %v", hdr, err)
 	}
+	if skip > 0 {
+		// The payload is not decoded: passed over, whatever its size.
+		n, err := rs.br.Discard(int(min(skip, math.MaxInt32)))
+		rs.off += int64(n)
+		if uint64(n) != skip && !rs.f.openEnded() {
+			return nil, formatErr("%v: its %d bytes of payload run past the end of the data (%v)", hdr, skip, err)
+		}
+	}
 	return r, nil
 }
+
+// payload is the size of what follows a record outside it: an AUXTRACE record's trace, a
+// pipe's tracing data (8-byte aligned).
+func payload(hdr RecordHeader, body []byte, o binary.ByteOrder) uint64 {
+	switch {
+	case hdr.Type == RecordAuxtrace && len(body) >= 8:
+		return o.Uint64(body)
+	case hdr.Type == RecordHeaderTracingData && len(body) >= 4:
+		return (uint64(o.Uint32(body)) + 7) &^ 7
+	}
+	return 0
+}
+
+// openEnded says the data runs to the end of the file or stream, wherever that is.
+func (f *File) openEnded() bool { return f.Unfinished || f.Pipe }
 
 // dec reads words from a record body.
 type dec struct {

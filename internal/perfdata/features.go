@@ -43,6 +43,22 @@ type Features struct {
 	EventDescs                                         []Event // EVENT_DESC: attr, name and ids
 	EventNames                                         []string
 	Raw                                                map[int][]byte
+	// Skipped says which feature sections could not be decoded (each one line); the rest
+	// of the file is read without them.
+	Skipped []string
+}
+
+// feature keeps feature bit's section b and decodes it; one that does not decode is
+// skipped (Skipped says so), as perf reads a file whose feature is empty or odd.
+func (f *File) feature(bit int, b []byte) {
+	f.Features.Raw[bit] = b
+	if err := f.decodeFeature(bit, b); err != nil {
+		f.Features.skip(bit, err)
+	}
+}
+
+func (fs *Features) skip(bit int, err error) {
+	fs.Skipped = append(fs.Skipped, fmt.Sprintf("header feature %s skipped: %v", featureName(bit), err))
 }
 
 // Has says whether the file has feature bit.
@@ -68,16 +84,16 @@ func (f *File) readFeatures(bits [4]uint64) error {
 	for i, bit := range present {
 		s := Section{f.order.Uint64(secs[16*i:]), f.order.Uint64(secs[16*i+8:])}
 		if s.Size > maxFeatureSize {
-			return formatErr("feature %d claims %d bytes", bit, s.Size)
+			f.Features.skip(bit, fmt.Errorf("claims %d bytes", s.Size))
+			continue
 		}
 		b, err := f.read(s.Offset, s.Size, fmt.Sprintf("feature %d", bit))
 		if err != nil {
-			return err
+			// A feature is optional: perf reports a file whose feature is damaged.
+			f.Features.skip(bit, err)
+			continue
 		}
-		f.Features.Raw[bit] = b
-		if err := f.decodeFeature(bit, b); err != nil {
-			return formatErr("feature %s: %v", featureName(bit), err)
-		}
+		f.feature(bit, b)
 	}
 	if f.Features.Has(FeatCompressed) {
 		return fmt.Errorf("%w: a compressed perf.data (perf record -z); rerecord without -z or `perf inject -i FILE -o PLAIN`", ErrUnsupported)

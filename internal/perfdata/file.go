@@ -1,6 +1,7 @@
 package perfdata
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -37,8 +38,13 @@ type File struct {
 	// Unfinished: the data size in the header was 0 (a writer that did not finish); the
 	// records run to the end of the file and the features are absent.
 	Unfinished bool
+	// Pipe: the file is in perf's pipe format (perf record -o -): header records instead
+	// of a header, the data to the end of the file or stream.
+	Pipe bool
 
-	r      io.ReaderAt
+	r         io.ReaderAt
+	stream    *bufio.Reader // NewPipe's: the data, read once
+	pipeNames []pipeName
 	size   int64
 	order  binary.ByteOrder
 	byID   map[uint64]int
@@ -57,7 +63,8 @@ var ErrUnsupported = errors.New("unsupported")
 
 func formatErr(f string, args ...any) error { return &FormatError{Msg: fmt.Sprintf(f, args...)} }
 
-// Open opens a perf.data file by name. Close releases it.
+// Open opens a perf.data file by name (a FIFO or device is read as a stream: NewPipe).
+// Close releases it.
 func Open(path string) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
@@ -68,7 +75,13 @@ func Open(path string) (*File, error) {
 		fh.Close()
 		return nil, err
 	}
-	f, err := NewFile(fh, fi.Size())
+	var f *File
+	if fi.Mode().IsRegular() {
+		f, err = NewFile(fh, fi.Size())
+	} else {
+		// A FIFO or a device: perf's pipe format, read as it comes.
+		f, err = NewPipe(fh)
+	}
 	if err != nil {
 		fh.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -90,11 +103,15 @@ func (f *File) Close() error {
 // NewFile reads the header, attributes and features of the perf.data file in r (size bytes).
 func NewFile(r io.ReaderAt, size int64) (*File, error) {
 	f := &File{r: r, size: size, byID: map[uint64]int{}}
+	if size >= pipeHeaderSize && f.isPipe() {
+		f.order = binary.LittleEndian
+		if err := f.newPipeFile(); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
 	hdr, err := f.read(0, headerSize, "file header")
 	if err != nil {
-		if size >= 8 && f.isPipe() {
-			return nil, fmt.Errorf("%w: a perf.data written to a pipe (perf record -o -); record to a file", ErrUnsupported)
-		}
 		return nil, err
 	}
 	switch m := binary.LittleEndian.Uint64(hdr); {
@@ -109,9 +126,6 @@ func NewFile(r io.ReaderAt, size int64) (*File, error) {
 	}
 	o := f.order
 	hsize := o.Uint64(hdr[8:])
-	if hsize == 16 {
-		return nil, fmt.Errorf("%w: a perf.data written to a pipe (perf record -o -); record to a file", ErrUnsupported)
-	}
 	if hsize < headerSize {
 		return nil, formatErr("header size %d is smaller than %d", hsize, headerSize)
 	}
@@ -206,8 +220,13 @@ func (f *File) setup() error {
 		for _, id := range ev.IDs {
 			f.byID[id] = i
 		}
-		if i < len(f.Events) && f.Features.EventNames != nil && f.Events[i].Name == "" {
+		if f.Features.EventNames != nil && i < len(f.Features.EventNames) && f.Events[i].Name == "" {
 			f.Events[i].Name = f.Features.EventNames[i]
+		}
+	}
+	for _, n := range f.pipeNames {
+		if i, ok := f.byID[n.id]; ok && f.Events[i].Name == "" {
+			f.Events[i].Name = n.name
 		}
 	}
 	l, err := layoutOf(f.Events)

@@ -2,7 +2,6 @@ package perfdata
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -183,7 +182,7 @@ func TestReaderErrors(t *testing.T) {
 		"garbage":   {bytes.Repeat([]byte("garbage!"), 20), "not a perf.data file"},
 		"header":    {good[:60], "truncated"},
 		"attrs":     {good[:110], "truncated"},
-		"pipe":      {append([]byte("PERFILE2"), 16, 0, 0, 0, 0, 0, 0, 0), "pipe"},
+		"pipe":      {append([]byte("PERFILE2"), 16, 0, 0, 0, 0, 0, 0, 0), "no HEADER_ATTR"},
 		"data":      {good[:f.Data.Offset+100], "truncated"},
 		"bigendian": {append([]byte("2ELIFREP"), good[8:]...), "big-endian"},
 	}
@@ -194,9 +193,6 @@ func TestReaderErrors(t *testing.T) {
 				t.Fatalf("error %v, want one line with %q", err, c.want)
 			}
 		})
-	}
-	if _, err := NewFile(bytes.NewReader(cases["pipe"].b), 16); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("pipe file: %v, want ErrUnsupported", err)
 	}
 }
 

@@ -20,29 +20,21 @@ import (
 // comparison not listed must agree; one listed that agrees fails too (take it off the list).
 var known = map[string]string{
 	"here.group.data.default":                                "no group view (perf's default with a group description)",
-	"here.pipe-dyn.data.default":                             "pipe mode (perf record -o -) not read",
-	"here.pipe-forkthreads.data.default":                     "pipe mode (perf record -o -) not read",
-	"here.pipe-g.data.default":                               "pipe mode (perf record -o -) not read",
 	"here.zstd.data.default":                                 "compressed records (perf record -z) not read",
-	"perf.data.armv7.perf_3.14-3.8.default":                  "an empty CPUDESC feature rejects the file",
 	"perf.data.branch-4.14.default":                          "no branch view (perf's default with branch stacks)",
 	"perf.data.branch_stack_hw_index.default":                "no branch view (perf's default with branch stacks)",
 	"perf.data.busy.0-3.4.default":                           "an overlapping mapping drops the older one (perf splits it)",
 	"perf.data.callgraph_and_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
 	"perf.data.group_desc-4.14.default":                      "no group view (perf's default with a group description)",
 	"perf.data.hybrid_topology.default":                      "comm of a sample before exec's COMM record",
-	"perf.data.intel_pt-4.14.default":                        "AUXTRACE records rejected (impossible size)",
+	"perf.data.intel_pt-4.14.default":                        "perf decodes the Intel PT trace into two more events (cbr, psb); pmc skips the trace and reports the sampled event only",
+	"perf.data.piped.intel_pt-4.14.default":                  "perf 6.1 fails in its Intel PT decoder on this pipe (bad event header size); pmc skips the AUXTRACE payloads and reports the 11 cycles samples",
 	"perf.data.lost_samples-4.4.default":                     "no group view (perf's default with a group description)",
-	"perf.data.piped.ctx_switch_namespaces-4.14.default":     "pipe mode (perf record -o -) not read",
-	"perf.data.piped.header_features-4.16.default":           "pipe mode (perf record -o -) not read",
 	"perf.data.piped.header_features_aligned-6.12.default":   "pipe mode (perf record -o -) not read",
 	"perf.data.piped.header_feautres_group_desc-6.8.default": "pipe mode (perf record -o -) not read",
-	"perf.data.piped.hw_and_sw-3.4.default":                  "pipe mode (perf record -o -) not read",
 	"perf.data.piped.lost_samples-4.4.default":               "pipe mode (perf record -o -) not read",
 	"perf.data.piped.no_attr_ids-4.14.default":               "pipe mode (perf record -o -) not read",
-	"perf.data.piped.target-3.4.default":                     "pipe mode (perf record -o -) not read",
 	"perf.data.piped.target-3.8.default":                     "pipe mode (perf record -o -) not read",
-	"perf.data.piped.target.throttled-3.4.default":           "pipe mode (perf record -o -) not read",
 	"perf.data.raw_callgraph_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
 	"here.group.data.nogroup":                                "no --no-group flag",
 	"perf.data.group_desc-4.14.nogroup":                      "no --no-group flag",
@@ -56,7 +48,6 @@ var known = map[string]string{
 	"here.sys-g.data.children":                               "children entries show relative addresses (perf: the raw address)",
 	"here.pipe-g.data.children":                              "pipe mode (perf record -o -) not read",
 	"here.multi-g.data.children":                             "children entries show relative addresses (perf: the raw address)",
-	"here.pipe-dyn.data.dso-sym":                             "pipe mode (perf record -o -) not read",
 }
 
 // corpusCase is one line of testdata/cases.txt.
@@ -159,11 +150,18 @@ func TestAgreesWithPerf(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			code := cli.Run(args, &stdout, &stderr)
 			if msg, ok := strings.CutPrefix(string(want), "# perf: no report: "); ok {
-				// perf fails on this file: pmc must fail too, with one line that says why.
-				if code == 0 {
+				// perf fails on this file: pmc must fail too, with one line that says why,
+				// unless the known differences say why pmc is right to read it.
+				why, isKnown := known[name]
+				switch {
+				case code == 0 && !isKnown:
 					t.Errorf("perf fails (%s) but pmc reports:\n%s", strings.TrimSpace(msg), stdout.String())
-				} else if lines := strings.Count(strings.TrimSpace(stderr.String()), "\n"); lines != 0 {
-					t.Errorf("pmc's error is %d lines:\n%s", lines+1, stderr.String())
+				case code == 0:
+					t.Logf("perf fails (%s), pmc reads it: %s", strings.TrimSpace(msg), why)
+				case isKnown:
+					t.Errorf("pmc fails as perf does now: take %q off the known differences", name)
+				case strings.Contains(strings.TrimSpace(stderr.String()), "\n"):
+					t.Errorf("pmc's error is more than one line:\n%s", stderr.String())
 				}
 				return
 			}
