@@ -177,7 +177,7 @@ func (b *Builder) Exit(pid, tid int) {}
 // Lost counts samples the kernel dropped.
 func (b *Builder) Lost(n uint64) { b.p.Lost += n }
 
-// Mmap records an executable mapping; it replaces what it overlaps.
+// Mmap records an executable mapping; it replaces the part of older mappings it overlaps.
 func (b *Builder) Mmap(e MmapEvent) {
 	pid := e.Pid
 	kernel := e.Kernel || pid == -1
@@ -189,10 +189,19 @@ func (b *Builder) Mmap(e MmapEvent) {
 	if sp := b.spaces[pid]; sp != nil {
 		old = sp.maps
 	}
-	out := old[:0:0]
+	out := make([]mapping, 0, len(old)+2)
 	for _, o := range old {
 		if o.end <= m.start || o.start >= m.end {
 			out = append(out, o)
+			continue
+		}
+		// Overlapped: as perf (maps__fixup_overlappings), the parts of the older mapping
+		// the new one does not cover stay mapped, each at its own file offset.
+		if o.start < m.start {
+			out = append(out, mapping{start: o.start, end: m.start, pgoff: o.pgoff, dso: o.dso})
+		}
+		if o.end > m.end {
+			out = append(out, mapping{start: m.end, end: o.end, pgoff: o.pgoff + (m.end - o.start), dso: o.dso})
 		}
 	}
 	i := sort.Search(len(out), func(i int) bool { return out[i].start > m.start })
