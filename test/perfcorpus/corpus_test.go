@@ -32,7 +32,6 @@ var known = map[string]string{
 	"perf.data.piped.header_features_aligned-6.12.default":   "pipe mode (perf record -o -) not read",
 	"perf.data.piped.header_feautres_group_desc-6.8.default": "pipe mode (perf record -o -) not read",
 	"perf.data.piped.lost_samples-4.4.default":               "pipe mode (perf record -o -) not read",
-	"perf.data.piped.target-3.8.default":                     "pipe mode (perf record -o -) not read",
 	"perf.data.raw_callgraph_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
 	"here.group.data.nogroup":                                "no --no-group flag",
 	"perf.data.group_desc-4.14.nogroup":                      "no --no-group flag",

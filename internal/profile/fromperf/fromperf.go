@@ -53,12 +53,15 @@ func Feed(f *perfdata.File, b *profile.Builder) error {
 	return nil
 }
 
-// EventName is the name of event i: the file's event description, else perf's name for
-// the attribute's type and config.
+// EventName is the name of event i: the file's event description, else the name perf
+// gives the attribute's type, config and modifiers.
 func EventName(f *perfdata.File, i int) string {
 	ev := f.Events[i]
 	if ev.Name != "" {
 		return ev.Name
+	}
+	if n := attrName(ev.Attr); n != "" {
+		return n
 	}
 	for _, s := range events.Symbols() {
 		if s.Class != events.Tool && s.Type == ev.Attr.Type && s.Config == ev.Attr.Config {
