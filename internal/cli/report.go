@@ -35,6 +35,8 @@ type reportFlags struct {
 	html         string
 	output       string
 	syms         symbolFlags
+	group        bool
+	noGroup      bool
 	changed      func(string) bool
 }
 
@@ -73,6 +75,8 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
 	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
 	f.syms.add(fl)
+	fl.BoolVar(&f.group, "group", false, "show each event group as one report, a column per member (the default when the file has groups)")
+	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
 	return cmd
 }
 
@@ -140,6 +144,9 @@ func (o *reportOutputs) close() error {
 func (f *reportFlags) validate() ([]string, error) {
 	if f.children && f.noChildren {
 		return nil, errors.New("--children and --no-children: choose one")
+	}
+	if f.group && f.noGroup {
+		return nil, errors.New("--group and --no-group: choose one")
 	}
 	if f.json && f.folded {
 		return nil, errors.New("--json and --folded both write to stdout (or -o): choose one")
@@ -240,6 +247,9 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 				reports = append(reports, r)
 			}
 		}
+	}
+	if !f.noGroup && (f.group || p.HasGroups()) && !f.json {
+		reports = profile.Group(p, reports)
 	}
 	switch {
 	case f.json:

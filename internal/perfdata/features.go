@@ -20,6 +20,7 @@ const (
 	FeatTotalMem    = 10
 	FeatCmdline     = 11
 	FeatEventDesc   = 12
+	FeatGroupDesc   = 17
 	FeatCompressed  = 27
 	featMax         = 256
 )
@@ -42,6 +43,7 @@ type Features struct {
 	BuildIDs                                           []BuildID
 	EventDescs                                         []Event // EVENT_DESC: attr, name and ids
 	EventNames                                         []string
+	Groups                                             []Group // GROUP_DESC
 	Raw                                                map[int][]byte
 	// Skipped says which feature sections could not be decoded (each one line); the rest
 	// of the file is read without them.
@@ -59,6 +61,13 @@ func (f *File) feature(bit int, b []byte) {
 
 func (fs *Features) skip(bit int, err error) {
 	fs.Skipped = append(fs.Skipped, fmt.Sprintf("header feature %s skipped: %v", featureName(bit), err))
+}
+
+// Group is an event group of the GROUP_DESC feature: Members events from Leader (an
+// index in File.Events), the leader included.
+type Group struct {
+	Name            string // "" for perf's "anon group"
+	Leader, Members int
 }
 
 // Has says whether the file has feature bit.
@@ -104,7 +113,8 @@ func (f *File) readFeatures(bits [4]uint64) error {
 func featureName(bit int) string {
 	names := map[int]string{FeatBuildID: "BUILD_ID", FeatHostname: "HOSTNAME", FeatOSRelease: "OSRELEASE",
 		FeatVersion: "VERSION", FeatArch: "ARCH", FeatNrCPUs: "NRCPUS", FeatCPUDesc: "CPUDESC",
-		FeatCPUID: "CPUID", FeatTotalMem: "TOTAL_MEM", FeatCmdline: "CMDLINE", FeatEventDesc: "EVENT_DESC"}
+		FeatCPUID: "CPUID", FeatTotalMem: "TOTAL_MEM", FeatCmdline: "CMDLINE", FeatEventDesc: "EVENT_DESC",
+		FeatGroupDesc: "GROUP_DESC"}
 	if n, ok := names[bit]; ok {
 		return n
 	}
@@ -197,6 +207,23 @@ func (f *File) decodeFeature(bit int, b []byte) error {
 			return err
 		}
 		fs.BuildIDs = ids
+	case FeatGroupDesc:
+		n := d.u32()
+		if uint64(n) > uint64(len(d.b))/12 {
+			return fmt.Errorf("%d groups in %d bytes", n, len(d.b))
+		}
+		var gs []Group
+		for i := uint32(0); i < n && d.err == nil; i++ {
+			g := Group{Name: d.str()}
+			g.Leader, g.Members = int(d.u32()), int(d.u32())
+			if g.Name == "{anon_group}" {
+				g.Name = "" // perf's own placeholder for a group without a name
+			}
+			gs = append(gs, g)
+		}
+		if d.err == nil {
+			fs.Groups = gs
+		}
 	case FeatEventDesc:
 		n := d.u32()
 		asz := d.u32()

@@ -45,11 +45,11 @@ type File struct {
 	r         io.ReaderAt
 	stream    *bufio.Reader // NewPipe's: the data, read once
 	pipeNames []pipeName
-	size   int64
-	order  binary.ByteOrder
-	byID   map[uint64]int
-	layout idLayout
-	closer io.Closer
+	size      int64
+	order     binary.ByteOrder
+	byID      map[uint64]int
+	layout    idLayout
+	closer    io.Closer
 }
 
 // FormatError is a file that is not perf.data or is damaged; Unsupported is a valid file

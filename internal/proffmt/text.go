@@ -51,7 +51,18 @@ func SampleCount(n uint64) string {
 }
 
 func writeReport(w *bufio.Writer, r *profile.Report) {
-	fmt.Fprintf(w, "# Samples: %s of event '%s'\n", SampleCount(r.Event.Samples), result.Printable(r.Event.Name))
+	samples, name := r.Event.Samples, r.Event.Name
+	if r.Members != nil {
+		samples, name = 0, profile.GroupDesc(eventsOf(r.Members))
+		for _, m := range r.Members {
+			samples += m.Event.Samples
+		}
+	}
+	plural := ""
+	if r.Event.Members > 1 { // perf says "events" for a group leader, grouped or not
+		plural = "s"
+	}
+	fmt.Fprintf(w, "# Samples: %s of event%s '%s'\n", SampleCount(samples), plural, result.Printable(name))
 	fmt.Fprintf(w, "# Event count (approx.): %d\n#\n", r.Total)
 	var heads []string
 	if r.Options.Children {
@@ -66,8 +77,8 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	widths := make([]int, len(heads))
 	for i, h := range heads {
 		widths[i] = len(h)
-		if i < nPct && widths[i] < 8 {
-			widths[i] = 8
+		if i < nPct && widths[i] < 8*max(1, len(r.Members)) {
+			widths[i] = 8 * max(1, len(r.Members)) // a group: 8 columns per member
 		}
 	}
 	// perf sizes the columns for every entry, those below --percent-limit too. Names come
@@ -109,9 +120,14 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	}
 	for _, e := range r.Entries {
 		var cells []string
-		if r.Options.Children {
+		switch {
+		case r.Members != nil && r.Options.Children:
+			cells = append(cells, groupPct(r, e, true), groupPct(r, e, false))
+		case r.Members != nil:
+			cells = append(cells, groupPct(r, e, false))
+		case r.Options.Children:
 			cells = append(cells, pct(r.Percent(e.Children)), pct(r.Percent(e.Self)))
-		} else {
+		default:
 			cells = append(cells, pct(r.Percent(e.Self)))
 		}
 		for _, v := range e.Values {
@@ -135,6 +151,32 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 }
 
 func pct(v float64) string { return string(appendPct(nil, v)) }
+
+// groupPct is a grouped entry's percentages, one per member of its own total, each right
+// aligned in 8 columns.
+func groupPct(r *profile.Report, e *profile.Entry, children bool) string {
+	var b []byte
+	for i, m := range r.Members {
+		v := e.Group[i].Self
+		if children {
+			v = e.Group[i].Children
+		}
+		p := appendPct(nil, m.Percent(v))
+		for n := len(p); n < 8; n++ {
+			b = append(b, ' ')
+		}
+		b = append(b, p...)
+	}
+	return strings.TrimLeft(string(b), " ")
+}
+
+func eventsOf(rs []*profile.Report) []*profile.Event {
+	out := make([]*profile.Event, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.Event)
+	}
+	return out
+}
 
 // appendPct appends v as "%.2f%%" formats it.
 func appendPct(b []byte, v float64) []byte {

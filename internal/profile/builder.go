@@ -91,18 +91,20 @@ type symKey struct {
 // Builder turns records into a Profile. Records must come in time order, as perf.data has
 // them (after sorting by time when the file needs it). Not safe for concurrent use.
 type Builder struct {
-	res      *symbol.Resolver
-	p        Profile
-	events   map[uint64]*Event
-	spaces   map[int]*space // by pid; -1 holds the kernel's
-	comms    map[int]string // by tid
-	threads  map[Thread]*Thread
-	current  map[int]*Thread // by tid: the thread its samples name now
-	dsos     map[string]*DSO
-	locs     map[locKey]*Location
-	syms     map[symKey]*Symbol
-	unknown  *DSO
-	warnOnce map[string]bool
+	res     *symbol.Resolver
+	p       Profile
+	events  map[uint64]*Event
+	spaces  map[int]*space // by pid; -1 holds the kernel's
+	comms   map[int]string // by tid
+	threads map[Thread]*Thread
+	current map[int]*Thread // by tid: the thread its samples name now
+	dsos    map[string]*DSO
+	locs    map[locKey]*Location
+	syms    map[symKey]*Symbol
+	unknown *DSO
+	// unknownKernel holds kernel-mode addresses that no kernel mapping covers.
+	unknownKernel *DSO
+	warnOnce      map[string]bool
 
 	agg   *Aggregator // Stream's
 	keep  bool        // samples go to Profile.Samples
@@ -122,6 +124,7 @@ func NewBuilder(res *symbol.Resolver) *Builder {
 		threads: map[Thread]*Thread{}, current: map[int]*Thread{}, dsos: map[string]*DSO{},
 		locs: map[locKey]*Location{}, syms: map[symKey]*Symbol{}, warnOnce: map[string]bool{}, keep: true}
 	b.unknown = &DSO{Name: Unknown, loaded: true}
+	b.unknownKernel = &DSO{Name: Unknown, Kernel: true, loaded: true}
 	return b
 }
 
@@ -141,9 +144,22 @@ func (b *Builder) Event(id uint64, name string) {
 	if _, ok := b.events[id]; ok {
 		return
 	}
-	e := &Event{Index: len(b.p.Events), ID: id, Name: name}
+	e := &Event{Index: len(b.p.Events), ID: id, Name: name, Leader: len(b.p.Events)}
 	b.events[id] = e
 	b.p.Events = append(b.p.Events, e)
+}
+
+// Group declares that the events from index leader on, members of them (the leader
+// included), form a group named name ("" for an anonymous one).
+func (b *Builder) Group(leader, members int, name string) {
+	evs := b.p.Events
+	if leader < 0 || members < 1 || leader+members > len(evs) {
+		return
+	}
+	evs[leader].Members, evs[leader].Group = members, name
+	for i := leader; i < leader+members; i++ {
+		evs[i].Leader = leader
+	}
 }
 
 // Comm records a thread's name.
@@ -383,9 +399,14 @@ func (b *Builder) resolve(maps []mapping, addr uint64, kernel, caller bool) *Loc
 	shown := addr // perf shows an unresolved address relative to its mapping (ip - start + pgoff)
 	switch {
 	case dso == nil && kernel:
+		// No kernel mapping covers the address: as perf, the kernel's symbols (kallsyms,
+		// which also map the modules) name it if they can, else it is [unknown] [k].
 		dso = b.dso(symbol.KernelName, "", true)
 		b.load(dso)
 		rel = addr
+		if dso.Table == nil || dso.Table.Lookup(addr) == nil {
+			dso = b.unknownKernel
+		}
 	case dso == nil:
 		dso, rel = b.unknown, addr
 	default:

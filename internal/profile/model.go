@@ -25,6 +25,10 @@ type Event struct {
 	Name  string
 	// Samples and Period are the totals over the event's samples.
 	Samples, Period uint64
+	// Leader is the index of the event's group leader (its own when it leads or has no
+	// group); a leader's Members counts its group, itself included (0 or 1: no group).
+	Leader, Members int
+	Group           string // a leader's group name, "" for an anonymous group
 }
 
 // Thread is one thread with the command name it had when sampled.

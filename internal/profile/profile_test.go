@@ -211,10 +211,13 @@ func TestKernelSamples(t *testing.T) {
 	b.Mmap(MmapEvent{Pid: -1, Start: 0xffffffff81000000, Len: 0x1000000, Pgoff: 0xffffffff81000000, Filename: "[kernel.kallsyms]_text"})
 	b.Sample(SampleEvent{Pid: 9, Tid: 9, IP: 0xffffffff810a1b10, Kernel: true, Period: 3})
 	b.Sample(SampleEvent{Pid: 9, Tid: 9, IP: 0xffffffffc0a01010, Kernel: true, Period: 1})
+	// A kernel-mode sample at an address neither the kernel's mapping nor its symbols
+	// cover: perf's [unknown] [k].
+	b.Sample(SampleEvent{Pid: 9, Tid: 9, IP: 0x7f1671bcf6c1, Kernel: true, Period: 4})
 	p := b.Profile()
 	r, _ := Aggregate(p, 0, Options{})
 	got := strings.Join(rows(r, false), "\n")
-	want := "75.00% w [kernel.kallsyms] [k] do_syscall_64\n25.00% w [e1000] [k] e1000_clean"
+	want := "50.00% w [unknown] [k] 0x00007f1671bcf6c1\n37.50% w [kernel.kallsyms] [k] do_syscall_64\n12.50% w [e1000] [k] e1000_clean"
 	if got != want {
 		t.Errorf("kernel report:\n%s\nwant\n%s", got, want)
 	}

@@ -38,6 +38,9 @@ type Report struct {
 	// Dropped are the entries below Options.PercentLimit: not shown, but perf sizes its
 	// columns with them.
 	Dropped []*Entry
+	// Members (group view, Group): the reports of the group's events, the leader first;
+	// each entry's Group holds their periods in this order, Total is their sum.
+	Members []*Report
 }
 
 // Entry is one row: the samples whose key values are equal.
@@ -59,6 +62,8 @@ type Entry struct {
 	// outermost caller first: this entry at the root, under it each outermost caller and
 	// the path down to this entry, as perf report --children draws them.
 	SelfPaths *Node
+	// Group (group view): each member event's periods, in Report.Members' order.
+	Group []GroupMember
 
 	depth  int   // perf's callchain depth, to order ties in Children (caller above callee)
 	work   int   // the tree steps queued for the entry, while its trees are built

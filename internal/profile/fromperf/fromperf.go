@@ -35,6 +35,9 @@ func Feed(f *perfdata.File, b *profile.Builder) error {
 		b.Event(uint64(i), EventName(f, i))
 		c.timed = c.timed || (ev.Attr.SampleType&perfdata.SampleTime != 0 && (ev.Attr.SampleIDAll() || len(f.Events) == 1))
 	}
+	for _, g := range f.Features.Groups {
+		b.Group(g.Leader, g.Members, g.Name)
+	}
 	// perf's machine names the idle task before any record does.
 	b.Comm(profile.CommEvent{Pid: 0, Tid: 0, Comm: "swapper"})
 	rs := f.Records()
