@@ -22,22 +22,24 @@ import (
 
 // reportFlags are the raw flag values of `pmc report`.
 type reportFlags struct {
-	input        string
-	stdio        bool
-	sort         string
-	children     bool
-	noChildren   bool
-	callGraph    bool
-	percentLimit float64
-	json         bool
-	folded       bool
-	pprof        string
-	html         string
-	output       string
-	syms         symbolFlags
-	group        bool
-	noGroup      bool
-	changed      func(string) bool
+	input         string
+	stdio         bool
+	sort          string
+	children      bool
+	noChildren    bool
+	callGraph     bool
+	percentLimit  float64
+	json          bool
+	folded        bool
+	pprof         string
+	html          string
+	output        string
+	syms          symbolFlags
+	group         bool
+	noGroup       bool
+	branchStack   bool
+	noBranchStack bool
+	changed       func(string) bool
 }
 
 func newReportCmd(e *env) *cobra.Command {
@@ -77,6 +79,8 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	f.syms.add(fl)
 	fl.BoolVar(&f.group, "group", false, "show each event group as one report, a column per member (the default when the file has groups)")
 	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
+	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
+	fl.BoolVar(&f.noBranchStack, "no-branch-stack", false, "report where samples hit even when they have branch stacks")
 	return cmd
 }
 
@@ -145,6 +149,9 @@ func (f *reportFlags) validate() ([]string, error) {
 	if f.children && f.noChildren {
 		return nil, errors.New("--children and --no-children: choose one")
 	}
+	if f.branchStack && f.noBranchStack {
+		return nil, errors.New("--branch-stack and --no-branch-stack: choose one")
+	}
 	if f.group && f.noGroup {
 		return nil, errors.New("--group and --no-group: choose one")
 	}
@@ -207,7 +214,8 @@ func runReport(e *env, f *reportFlags) error {
 	var agg *profile.Aggregator
 	lo := f.syms.options(e, f.input)
 	lo.Lines, lo.Keep = lines, f.folded || f.pprof != "" || f.html != ""
-	lo.Aggregate = func(hasChains bool) (*profile.Aggregator, error) {
+	lo.Aggregate = func(in driver.Input) (*profile.Aggregator, error) {
+		hasChains := in.Chains
 		if !text && !f.json {
 			return nil, nil
 		}
@@ -219,6 +227,8 @@ func runReport(e *env, f *reportFlags) error {
 		if f.changed("call-graph") {
 			o.CallGraph = f.callGraph
 		}
+		// perf's branch view is its default when samples have branch stacks.
+		o.Branch = f.branchStack || in.Branches && !f.noBranchStack
 		a, err := profile.NewAggregator(o)
 		if err != nil {
 			return nil, usageErr(err)

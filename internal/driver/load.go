@@ -36,14 +36,21 @@ type Options struct {
 	// IP only: samples keep their sampled address alone, their call chains are neither
 	// resolved nor kept (annotate needs no callers).
 	IPOnly bool
-	// Aggregate, told whether the file has call chains, gives the Aggregator the samples
-	// stream into as they are read (nil, or a nil Aggregator: none, the profile keeps them);
-	// Keep keeps them in the profile too.
-	Aggregate func(hasChains bool) (*profile.Aggregator, error)
+	// Aggregate, told what the file holds, gives the Aggregator the samples stream into as
+	// they are read (nil, or a nil Aggregator: none, the profile keeps them); Keep keeps
+	// them in the profile too.
+	Aggregate func(in Input) (*profile.Aggregator, error)
 	Keep      bool
 	// Shared, when set, shares the tables of DSOs with build-ids between loads (the files
 	// of one diff).
 	Shared *symbol.Shared
+}
+
+// Input is what a recording holds that changes perf report's default view.
+type Input struct {
+	Chains   bool // call chains
+	Branches bool // branch stacks
+	Pipe     bool // perf's pipe format
 }
 
 // Result is a loaded recording.
@@ -68,12 +75,15 @@ func Load(o Options) (*Result, error) {
 	for _, w := range pf.Features.Skipped {
 		r.Warnings = append(r.Warnings, o.Path+": "+w)
 	}
+	in := Input{Pipe: pf.Pipe}
 	for _, ev := range pf.Events {
-		r.HasChains = r.HasChains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
+		in.Chains = in.Chains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
+		in.Branches = in.Branches || ev.Attr.SampleType&perfdata.SampleBranchStack != 0
 	}
+	r.HasChains = in.Chains
 	var agg *profile.Aggregator
 	if o.Aggregate != nil {
-		if agg, err = o.Aggregate(r.HasChains); err != nil {
+		if agg, err = o.Aggregate(in); err != nil {
 			return nil, err
 		}
 	}

@@ -69,9 +69,13 @@ const (
 	SampleRaw         uint64 = 1 << 10
 	SampleBranchStack uint64 = 1 << 11
 	SampleIdentifier  uint64 = 1 << 16
-	sampleTypeDecoded        = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleIdentifier
+	sampleTypeDecoded        = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleBranchStack | SampleIdentifier
 	sampleIDAllFields        = SampleTID | SampleTime | SampleID | SampleStreamID | SampleCPU | SampleIdentifier
 )
+
+// BranchHWIndex (PERF_SAMPLE_BRANCH_HW_INDEX in branch_sample_type): a branch stack
+// starts with the hardware's index of its newest entry.
+const BranchHWIndex uint64 = 1 << 17
 
 // Read formats (PERF_FORMAT_*).
 const (

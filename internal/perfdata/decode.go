@@ -435,7 +435,20 @@ func (f *File) decodeSample(hdr RecordHeader, body []byte, a *alloc) (Record, er
 		d.b = d.b[4:]
 		s.Raw = d.bytes(uint64(n))
 	}
-	// Later fields (branch stack, registers, user stack, weight...) are not decoded.
+	if t&SampleBranchStack != 0 {
+		n := d.u64()
+		if attr.BranchSampleType&BranchHWIndex != 0 {
+			d.u64()
+		}
+		if n > maxCallchain || n > uint64(len(d.b))/24 {
+			return nil, fmt.Errorf("branch stack of %d entries in %d bytes", n, len(d.b))
+		}
+		s.Branches = make([]BranchEntry, n)
+		for i := range s.Branches {
+			s.Branches[i] = BranchEntry{From: d.u64(), To: d.u64(), Flags: d.u64()}
+		}
+	}
+	// Later fields (registers, user stack, weight...) are not decoded.
 	return s, d.err
 }
 

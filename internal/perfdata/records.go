@@ -97,7 +97,17 @@ type Sample struct {
 	Read      *ReadData
 	Callchain []uint64 // with the PERF_CONTEXT_* markers as the kernel wrote them
 	Raw       []byte
+	Branches  []BranchEntry // PERF_SAMPLE_BRANCH_STACK, the most recent branch first
 }
+
+// BranchEntry is one entry of a sample's branch stack (struct perf_branch_entry).
+type BranchEntry struct {
+	From, To uint64
+	Flags    uint64 // mispred, predicted, in_tx, abort, cycles (bits 4-19), type...
+}
+
+// Cycles is the branch's basic-block cycle count (0: not known).
+func (b BranchEntry) Cycles() uint64 { return b.Flags >> 4 & 0xffff }
 
 // Mmap is a PERF_RECORD_MMAP or PERF_RECORD_MMAP2 (Type says which).
 type Mmap struct {

@@ -440,6 +440,15 @@ func (wr *Writer) appendSample(b []byte, s *Sample) ([]byte, error) {
 			b = append(b, make([]byte, pad)...)
 		}
 	}
+	if t&SampleBranchStack != 0 {
+		b = le.AppendUint64(b, uint64(len(s.Branches)))
+		if a.BranchSampleType&BranchHWIndex != 0 {
+			b = le.AppendUint64(b, ^uint64(0)) // the kernel's "index not known"
+		}
+		for _, e := range s.Branches {
+			b = le.AppendUint64(le.AppendUint64(le.AppendUint64(b, e.From), e.To), e.Flags)
+		}
+	}
 	return b, nil
 }
 

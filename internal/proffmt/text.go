@@ -17,6 +17,8 @@ import (
 var columnNames = map[string]string{
 	"comm": "Command", "pid": "Pid:Command", "tid": "Pid:Command", "dso": "Shared Object",
 	"sym": "Symbol", "srcline": "Source:Line", "cpu": "CPU",
+	"dso_from": "Source Shared Object", "symbol_from": "Source Symbol", "symbol_to": "Target Symbol",
+	"cycles": "Basic Block Cycles",
 }
 
 // Text writes the reports the way perf report --stdio lays them out: a header per event
@@ -30,7 +32,7 @@ func Text(w io.Writer, p *profile.Profile, reports []*profile.Report) error {
 		if i > 0 {
 			fmt.Fprintf(bw, "\n\n")
 		}
-		writeReport(bw, r)
+		writeReport(bw, p, r)
 	}
 	fmt.Fprintf(bw, "\n\n#\n# (Tip: pmc report --html FILE draws a flame graph)\n#\n")
 	return bw.Flush()
@@ -50,12 +52,12 @@ func SampleCount(n uint64) string {
 	return fmt.Sprintf("%d ", n)
 }
 
-func writeReport(w *bufio.Writer, r *profile.Report) {
-	samples, name := r.Event.Samples, r.Event.Name
+func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
+	samples, name := r.Samples, r.Event.Name
 	if r.Members != nil {
 		samples, name = 0, profile.GroupDesc(eventsOf(r.Members))
 		for _, m := range r.Members {
-			samples += m.Event.Samples
+			samples += m.Samples
 		}
 	}
 	plural := ""
@@ -81,10 +83,25 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 			widths[i] = 8 * max(1, len(r.Members)) // a group: 8 columns per member
 		}
 	}
-	// perf sizes the columns for every entry, those below --percent-limit too. Names come
-	// from files (symbol tables, perf.data): their control characters are shown escaped.
+	// perf sizes the columns for every entry, those below --percent-limit too (names from
+	// files are shown with their control characters escaped), and cuts
+	// what does not fit (hists__calc_col_len): a command by the length of its thread's
+	// last name, a branch's source DSO only when its symbol resolved.
+	limited := make([]bool, len(heads))
 	for _, e := range append(r.Entries[:len(r.Entries):len(r.Entries)], r.Dropped...) {
 		for j, v := range e.Values {
+			switch r.Sort[j] {
+			case "comm":
+				limited[nPct+j] = true
+				if c, ok := p.Comms[e.Thread.Tid]; ok {
+					v = c
+				}
+			case "dso_from":
+				limited[nPct+j] = true
+				if e.Branch != nil && e.Branch.From.Sym.Unknown {
+					continue
+				}
+			}
 			if n := len(result.Printable(v)); n > widths[nPct+j] {
 				widths[nPct+j] = n
 			}
@@ -93,6 +110,9 @@ func writeReport(w *bufio.Writer, r *profile.Report) {
 	line := func(cells []string, pad byte, padLast bool) string {
 		var b strings.Builder
 		for i, c := range cells {
+			if limited[i] && len(c) > widths[i] {
+				c = c[:widths[i]]
+			}
 			if i > 0 {
 				b.WriteString("  ")
 			}

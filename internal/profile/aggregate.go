@@ -45,6 +45,7 @@ type stackCount struct {
 // aggregation is one event's report in progress.
 type aggregation struct {
 	total   uint64
+	samples uint64 // the branch view's branches
 	byKey   map[string]*Entry
 	byLoc   map[threadLoc]*Entry
 	entries []*Entry // in creation order
@@ -66,6 +67,9 @@ func NewAggregator(o Options) (*Aggregator, error) {
 	if err := CheckSort(o.Sort); err != nil {
 		return nil, err
 	}
+	if o.Branch {
+		o.Sort, o.Children, o.CallGraph = BranchSort, false, false
+	}
 	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{}}, nil
 }
 
@@ -82,6 +86,10 @@ func locID(l *Location) uint32 {
 // Add counts one sample. Neither the sample nor its stack is kept. Reports ends the
 // aggregation: no Add after it.
 func (a *Aggregator) Add(s *Sample) {
+	if a.o.Branch {
+		a.addBranches(s)
+		return
+	}
 	stack := s.Stack
 	if !a.o.Children && !a.o.CallGraph {
 		stack = stack[:1] // only where the sample hit counts
@@ -333,7 +341,7 @@ func (a *Aggregator) Reports(p *Profile) []*Report {
 func (a *Aggregator) report(ev *Event) *Report {
 	a.aggregate()
 	o := a.o
-	r := &Report{Event: ev, Sort: o.Sort, Options: o}
+	r := &Report{Event: ev, Sort: o.Sort, Options: o, Samples: ev.Samples}
 	var g *aggregation
 	if ev.Index < len(a.evs) {
 		g = a.evs[ev.Index]
@@ -342,6 +350,9 @@ func (a *Aggregator) report(ev *Event) *Report {
 		return r
 	}
 	r.Total = g.total
+	if o.Branch {
+		r.Samples = g.samples
+	}
 	for _, e := range g.entries {
 		if !o.Children {
 			e.Children = e.Self
@@ -375,6 +386,9 @@ func (a *Aggregator) report(ev *Event) *Report {
 		}
 		if a.Self != b.Self {
 			return a.Self > b.Self
+		}
+		if o.Branch {
+			return branchLess(a, b)
 		}
 		return keyLess(o.Sort, a, b)
 	})

@@ -45,6 +45,13 @@ type SampleEvent struct {
 	CPU       int
 	Time      uint64
 	EventID   uint64 // matched against Event.ID; unknown ids go to the first event
+	Branches  []RawBranch
+}
+
+// RawBranch is one entry of a sample's branch stack: the addresses and the basic block's
+// cycle count (0: not known).
+type RawBranch struct {
+	From, To, Cycles uint64
 }
 
 // Callchain context markers (perf_event.h: PERF_CONTEXT_*).
@@ -328,6 +335,9 @@ func (b *Builder) Sample(e SampleEvent) {
 	}
 	b.stack = stack
 	s.Stack = stack
+	if len(e.Branches) > 0 {
+		s.Branches = b.branches(e, user, kern)
+	}
 	if b.keep {
 		// The kept samples' stacks are cut from one large array, each its own length.
 		if len(b.slab) < len(stack) {
@@ -488,5 +498,6 @@ func (b *Builder) Profile() *Profile {
 	if len(p.Events) == 0 {
 		p.Events = []*Event{{Name: ""}}
 	}
+	p.Comms = b.comms
 	return &p
 }

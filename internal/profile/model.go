@@ -16,6 +16,8 @@ type Profile struct {
 	Samples  []Sample
 	Lost     uint64   // samples the kernel dropped (LOST records)
 	Warnings []string // said once each: "no kernel symbols: ..." and the like
+	// Comms is each thread's last name, by tid: perf sizes its Command column with them.
+	Comms map[int]string
 }
 
 // Event is one sampled event (one perf_event_attr).
@@ -86,6 +88,8 @@ type Sample struct {
 	CPU    int
 	Time   uint64
 	Stack  []*Location
+	// Branches is the sample's branch stack (perf record -b), the most recent first.
+	Branches []Branch
 }
 
 // Kernel reports whether the location is in the kernel.

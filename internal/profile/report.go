@@ -11,6 +11,9 @@ import (
 // SortKeys are the keys Report groups by, as perf report --sort names them.
 var SortKeys = []string{"comm", "pid", "tid", "dso", "sym", "srcline", "cpu"}
 
+// branchKeys are the sort keys only the branch view has (BranchSort).
+var branchKeys = []string{"dso_from", "symbol_from", "symbol_to", "cycles"}
+
 // DefaultSort is perf report's default.
 var DefaultSort = []string{"comm", "dso", "sym"}
 
@@ -26,6 +29,9 @@ type Options struct {
 	// ShownGraph builds only the call tree the text report draws: Callees with Children,
 	// else Callers.
 	ShownGraph bool
+	// Branch is perf's branch view: entries of the samples' branch stacks (Sort is
+	// BranchSort), each branch counted once; samples without a branch stack count nothing.
+	Branch bool
 }
 
 // Report is the aggregation of one event's samples.
@@ -41,6 +47,9 @@ type Report struct {
 	// Members (group view, Group): the reports of the group's events, the leader first;
 	// each entry's Group holds their periods in this order, Total is their sum.
 	Members []*Report
+	// Samples is what the report counts: the event's samples, or in the branch view the
+	// branches.
+	Samples uint64
 }
 
 // Entry is one row: the samples whose key values are equal.
@@ -64,6 +73,8 @@ type Entry struct {
 	SelfPaths *Node
 	// Group (group view): each member event's periods, in Report.Members' order.
 	Group []GroupMember
+	// Branch (branch view): the entry's first branch.
+	Branch *Branch
 
 	depth  int   // perf's callchain depth, to order ties in Children (caller above callee)
 	work   int   // the tree steps queued for the entry, while its trees are built

@@ -20,17 +20,8 @@ import (
 // comparison not listed must agree; one listed that agrees fails too (take it off the list).
 var known = map[string]string{
 	"here.zstd.data.default":                                 "compressed records (perf record -z) not read",
-	"perf.data.branch-4.14.default":                          "no branch view (perf's default with branch stacks)",
-	"perf.data.branch_stack_hw_index.default":                "no branch view (perf's default with branch stacks)",
-	"perf.data.callgraph_and_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
-	"perf.data.hybrid_topology.default":                      "comm of a sample before exec's COMM record",
 	"perf.data.intel_pt-4.14.default":                        "perf decodes the Intel PT trace into two more events (cbr, psb); pmc skips the trace and reports the sampled event only",
 	"perf.data.piped.intel_pt-4.14.default":                  "perf 6.1 fails in its Intel PT decoder on this pipe (bad event header size); pmc skips the AUXTRACE payloads and reports the 11 cycles samples",
-	"perf.data.raw_callgraph_branch-3.4.default":             "no branch view (perf's default with branch stacks)",
-	"perf.data.branch-4.14.nobranch":                         "no --no-branch-stack flag",
-	"perf.data.branch_stack_hw_index.nobranch":               "no --no-branch-stack flag",
-	"perf.data.callgraph_and_branch-3.4.nobranch":            "no --no-branch-stack flag",
-	"perf.data.raw_callgraph_branch-3.4.nobranch":            "no --no-branch-stack flag",
 	"here.sys-g.data.children":                               "children entries show relative addresses (perf: the raw address)",
 	"here.pipe-g.data.children":                              "pipe mode (perf record -o -) not read",
 	"here.multi-g.data.children":                             "children entries show relative addresses (perf: the raw address)",

@@ -90,6 +90,7 @@ type converter struct {
 	seq      uint64
 	maxTime  uint64 // latest time queued
 	limit    uint64 // the next round flushes up to here
+	branches []profile.RawBranch
 }
 
 func (c *converter) add(r perfdata.Record) {
@@ -210,7 +211,15 @@ func (c *converter) sample(s *perfdata.Sample) {
 		}
 	}
 	mode := s.CPUMode()
-	c.b.Sample(profile.SampleEvent{Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
+	var branches []profile.RawBranch
+	if len(s.Branches) > 0 {
+		branches = c.branches[:0]
+		for _, b := range s.Branches {
+			branches = append(branches, profile.RawBranch{From: b.From, To: b.To, Cycles: b.Cycles()})
+		}
+		c.branches = branches
+	}
+	c.b.Sample(profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
 		Kernel:    mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel,
 		Callchain: s.Callchain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)})
 }

@@ -1,0 +1,114 @@
+package profile
+
+import (
+	"cmp"
+	"strconv"
+)
+
+// Branch stacks: perf report's branch view (--branch-stack), its default when samples
+// have them: an entry per (command, source DSO, source symbol, target symbol, basic block
+// cycles), each branch counted once.
+
+// BranchSort are perf's sort keys of the branch view.
+var BranchSort = []string{"comm", "dso_from", "symbol_from", "symbol_to", "cycles"}
+
+// Branch is one resolved entry of a sample's branch stack.
+type Branch struct {
+	From, To           *Location
+	FromLevel, ToLevel byte // perf's level: '.' user, 'k' kernel, 'H' neither
+	Cycles             uint64
+}
+
+// branches resolves a sample's branch stack as perf does (thread__find_cpumode_addr_location):
+// an address is looked up in the process's mappings, then in the kernel's; one in neither
+// is [unknown] at level H.
+func (b *Builder) branches(e SampleEvent, user, kern *space) []Branch {
+	out := make([]Branch, len(e.Branches))
+	for i, r := range e.Branches {
+		br := &out[i]
+		br.From, br.FromLevel = b.locateAny(user, kern, r.From)
+		br.To, br.ToLevel = b.locateAny(user, kern, r.To)
+		br.Cycles = r.Cycles
+	}
+	return out
+}
+
+func (b *Builder) locateAny(user, kern *space, addr uint64) (*Location, byte) {
+	if l := b.locate(user, kern, addr, false, false); l.DSO != b.unknown {
+		return l, '.'
+	}
+	if l := b.locate(user, kern, addr, true, false); l.DSO != b.unknownKernel {
+		return l, 'k'
+	}
+	return b.locate(nil, nil, addr, false, false), 'H'
+}
+
+// addBranches counts each branch of s once (period 1) in the branch view's entries.
+func (a *Aggregator) addBranches(s *Sample) {
+	for len(a.evs) <= s.Event {
+		a.evs = append(a.evs, nil)
+	}
+	g := a.evs[s.Event]
+	if g == nil {
+		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
+		a.evs[s.Event] = g
+	}
+	for i := range s.Branches {
+		br := &s.Branches[i]
+		cycles := "-"
+		if br.Cycles != 0 {
+			cycles = strconv.FormatUint(br.Cycles, 10)
+		}
+		vals := []string{s.Thread.Comm, dsoName(br.From.DSO), levelMark(br.FromLevel) + br.From.Sym.Name,
+			levelMark(br.ToLevel) + br.To.Sym.Name, cycles}
+		key := vals[0] + "\x00" + vals[1] + "\x00" + vals[2] + "\x00" + vals[3] + "\x00" + vals[4]
+		e, ok := g.byKey[key]
+		if !ok {
+			c := *br
+			e = &Entry{Values: vals, Thread: s.Thread, DSO: br.From.DSO, Sym: br.From.Sym, Kernel: br.FromLevel == 'k', Branch: &c}
+			g.byKey[key] = e
+			g.entries = append(g.entries, e)
+		}
+		e.Self++
+		e.Samples++
+		g.total++
+		g.samples++
+	}
+}
+
+func levelMark(l byte) string { return "[" + string(l) + "] " }
+
+// branchLess orders entries of equal period of the branch view: by command, source DSO
+// (known before [unknown], then by path), source and target symbol (unresolved by address), cycles.
+func branchLess(a, b *Entry) bool {
+	if a.Values[0] != b.Values[0] {
+		return a.Values[0] < b.Values[0]
+	}
+	au, bu := a.Branch.From.DSO.Name == Unknown, b.Branch.From.DSO.Name == Unknown
+	if au != bu {
+		return bu
+	}
+	if x, y := a.Branch.From.DSO.Name, b.Branch.From.DSO.Name; x != y {
+		return x < y // perf compares the DSOs' long names (paths)
+	}
+	if c := cmpBranchSym(a.Branch.From, b.Branch.From); c != 0 {
+		return c < 0
+	}
+	if c := cmpBranchSym(a.Branch.To, b.Branch.To); c != 0 {
+		return c < 0
+	}
+	return a.Branch.Cycles < b.Branch.Cycles
+}
+
+func cmpBranchSym(a, b *Location) int {
+	if a.Sym.Unknown != b.Sym.Unknown {
+		if b.Sym.Unknown {
+			return -1
+		}
+		return 1
+	}
+	if a.Sym.Unknown {
+		return cmp.Compare(a.Addr, b.Addr)
+	}
+	return cmp.Compare(a.Sym.Name, b.Sym.Name)
+}
