@@ -215,12 +215,12 @@ func runReport(e *env, f *reportFlags) error {
 	lo := f.syms.options(e, f.input)
 	lo.Lines, lo.Keep = lines, f.folded || f.pprof != "" || f.html != ""
 	lo.Aggregate = func(in driver.Input) (*profile.Aggregator, error) {
-		hasChains := in.Chains
 		if !text && !f.json {
 			return nil, nil
 		}
-		o := profile.Options{Sort: keys, Children: hasChains && !f.noChildren, PercentLimit: f.percentLimit,
-			CallGraph: hasChains, ShownGraph: !f.json}
+		// perf reading a pipe decides on children before it sees the events: none.
+		o := profile.Options{Sort: keys, Children: in.Chains && !in.Pipe && !f.noChildren, PercentLimit: f.percentLimit,
+			CallGraph: in.Chains, ShownGraph: !f.json}
 		if f.children {
 			o.Children = true
 		}

@@ -29,6 +29,12 @@ type Aggregator struct {
 	done   int         // uniq[:done] are aggregated
 	slab   []*Location // where the stacks in uniq are copied
 	nodes  nodeAlloc
+	// raws and rawSyms are the twins of unresolved locations that --children entries
+	// name by their raw address.
+	raws          map[rawKey]*Location
+	rawSyms       map[rawSymKey]*Symbol
+	unknownKernel *DSO   // [unknown] at perf's level k
+	kern          []bool // the levels of the stack being added
 }
 
 // stackCount is the samples of one event and thread with one stack.
@@ -70,7 +76,9 @@ func NewAggregator(o Options) (*Aggregator, error) {
 	if o.Branch {
 		o.Sort, o.Children, o.CallGraph = BranchSort, false, false
 	}
-	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{}}, nil
+	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{},
+		raws: map[rawKey]*Location{}, rawSyms: map[rawSymKey]*Symbol{},
+		unknownKernel: &DSO{Name: Unknown, Kernel: true, loaded: true}}, nil
 }
 
 // locIDs numbers Locations for the stack keys (0: not numbered yet).
@@ -231,10 +239,21 @@ func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry 
 		vals = make([]string, 0, len(o.Sort))
 	}
 	smp := Sample{Thread: s.thread, CPU: s.cpu}
-	for _, k := range o.Sort {
-		vals = append(vals, value(k, &smp, l))
+	var kb strings.Builder
+	for i, k := range o.Sort {
+		v := value(k, &smp, l)
+		vals = append(vals, v)
+		if i > 0 {
+			kb.WriteByte(0)
+		}
+		if k == "sym" && l.DSO.Name == Unknown {
+			// perf matches addresses in no mapping by address alone: the level ([k],
+			// [.]) shown is the first one's.
+			v = l.Sym.Name
+		}
+		kb.WriteString(v)
 	}
-	key := strings.Join(vals, "\x00")
+	key := kb.String()
 	e, ok := g.byKey[key]
 	if !ok {
 		e = &Entry{Values: slices.Clone(vals), Thread: s.thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
@@ -292,6 +311,19 @@ func (a *Aggregator) add(u int) {
 	// perf's order: the sample's own entry first, then the frames from the outermost caller
 	// in; an entry met again (recursion) counts once, at its outermost frame, and its
 	// callee tree starts there.
+	// perf's level of each frame: a frame in no mapping keeps the level of the one perf
+	// visited before it (fill_callchain_info leaves it as it was): the sample itself, then
+	// the frames from the outermost caller in.
+	kern := append(a.kern[:0], make([]bool, len(stack))...)
+	prev := stack[0].Kernel()
+	for j := len(stack) - 1; j >= 0; j-- {
+		k := stack[j].Kernel()
+		if stack[j].DSO.Name == Unknown {
+			k = prev
+		}
+		kern[j], prev = k, k
+	}
+	a.kern = kern
 	seen := a.seen[:0]
 	for i := range stack {
 		j := len(stack) - i // 0 (the leaf) first, then len-1 down to 1
@@ -301,10 +333,9 @@ func (a *Aggregator) add(u int) {
 		if j == len(stack) {
 			continue
 		}
-		l := stack[j]
 		e := leaf
 		if j > 0 {
-			e = a.entry(g, s, l)
+			e = a.entry(g, s, a.raw(stack[j], kern[j]))
 		}
 		if slices.Contains(seen, e) {
 			continue // recursion: a sample counts once per entry
@@ -325,7 +356,61 @@ func (a *Aggregator) add(u int) {
 			a.tasks = append(a.tasks, treeTask{e: e, u: int32(u), j: int32(j)})
 		}
 	}
+	// perf counts the sampled address once more as a frame of its call chain: the same
+	// entry when its symbol is known, else one of its own named by the raw address.
+	if r := a.raw(stack[0], kern[0]); r != stack[0] {
+		if e := a.entry(g, s, r); !slices.Contains(seen, e) {
+			seen = append(seen, e)
+			e.Children += period
+			e.depth = max(e.depth, 1)
+			if o.CallGraph && len(stack) > 1 {
+				if e.Callees == nil {
+					e.Callees = &Node{}
+				}
+				a.tasks = append(a.tasks, treeTask{e: e, u: int32(u), j: 0})
+			}
+		}
+	}
 	a.seen = seen
+}
+
+// raw is l as perf's cumulative (--children) entries see a frame: the same location when
+// its symbol is known (or it is the kernel's), else a twin whose symbol is the raw address
+// (perf names a self entry by its address in the DSO, a frame by the process's address);
+// kernel is the frame's level, which a frame in no mapping inherits.
+func (a *Aggregator) raw(l *Location, kernel bool) *Location {
+	if !l.Sym.Unknown || l.Kernel() == kernel && (kernel || unknownName(l.Addr) == l.Sym.Name) {
+		return l
+	}
+	k := rawKey{l, kernel}
+	if r, ok := a.raws[k]; ok {
+		return r
+	}
+	dso := l.DSO
+	if kernel != l.Kernel() {
+		dso = a.unknownKernel
+	}
+	name := unknownName(l.Addr)
+	sk := rawSymKey{dso, l.Addr}
+	y, ok := a.rawSyms[sk]
+	if !ok {
+		y = &Symbol{Name: name, Raw: name, DSO: dso, Start: l.Addr, Unknown: true}
+		a.rawSyms[sk] = y
+	}
+	c := *l
+	c.DSO, c.Sym, c.id = dso, y, 0
+	a.raws[k] = &c
+	return &c
+}
+
+type rawSymKey struct {
+	dso  *DSO
+	addr uint64
+}
+
+type rawKey struct {
+	l      *Location
+	kernel bool
 }
 
 // Reports finishes the report of every event of p, in p.Events' order.

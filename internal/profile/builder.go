@@ -472,10 +472,7 @@ func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel, shown uint64) *Symbol {
 		if y, ok := b.syms[key]; ok {
 			return y
 		}
-		name := fmt.Sprintf("0x%016x", shown)
-		if shown == 0 {
-			name = "0000000000000000" // perf prints with C's "%#.16llx", which omits 0x for 0
-		}
+		name := unknownName(shown)
 		y := &Symbol{Name: name, Raw: name, DSO: dso, Start: rel, Unknown: true}
 		b.syms[key] = y
 		return y
@@ -490,6 +487,14 @@ func (b *Builder) symbol(dso *DSO, s *symbol.Sym, rel, shown uint64) *Symbol {
 	}
 	b.syms[key] = y
 	return y
+}
+
+// unknownName is perf's name for an address without a symbol.
+func unknownName(addr uint64) string {
+	if addr == 0 {
+		return "0000000000000000" // perf prints with C's "%#.16llx", which omits 0x for 0
+	}
+	return fmt.Sprintf("0x%016x", addr)
 }
 
 // Profile returns the profile built so far.

@@ -22,9 +22,6 @@ var known = map[string]string{
 	"here.zstd.data.default":                                 "compressed records (perf record -z) not read",
 	"perf.data.intel_pt-4.14.default":                        "perf decodes the Intel PT trace into two more events (cbr, psb); pmc skips the trace and reports the sampled event only",
 	"perf.data.piped.intel_pt-4.14.default":                  "perf 6.1 fails in its Intel PT decoder on this pipe (bad event header size); pmc skips the AUXTRACE payloads and reports the 11 cycles samples",
-	"here.sys-g.data.children":                               "children entries show relative addresses (perf: the raw address)",
-	"here.pipe-g.data.children":                              "pipe mode (perf record -o -) not read",
-	"here.multi-g.data.children":                             "children entries show relative addresses (perf: the raw address)",
 }
 
 // corpusCase is one line of testdata/cases.txt.
