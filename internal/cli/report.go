@@ -2,11 +2,13 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,7 +29,7 @@ type reportFlags struct {
 	sort          string
 	children      bool
 	noChildren    bool
-	callGraph     bool
+	callGraph     string
 	percentLimit  float64
 	json          bool
 	folded        bool
@@ -69,7 +71,8 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.StringVarP(&f.sort, "sort", "s", strings.Join(profile.DefaultSort, ","), "group by these keys: "+strings.Join(profile.SortKeys, ","))
 	fl.BoolVar(&f.children, "children", false, "add each sample's period to its callers too (the default with call chains)")
 	fl.BoolVar(&f.noChildren, "no-children", false, "self period only")
-	fl.BoolVarP(&f.callGraph, "call-graph", "g", false, "show call graphs (default: when the file has call chains)")
+	fl.StringVarP(&f.callGraph, "call-graph", "g", "", "show call graphs: caller (a bare -g, as perf), callee, none (default: callee with --no-children, when the file has call chains)")
+	fl.Lookup("call-graph").NoOptDefVal = "caller"
 	fl.Float64Var(&f.percentLimit, "percent-limit", 0, "hide entries below this percentage")
 	fl.BoolVar(&f.json, "json", false, "write the report as JSON (schema pmc.report/v1)")
 	fl.BoolVar(&f.folded, "folded", false, "write collapsed stacks (flamegraph.pl, inferno, speedscope)")
@@ -178,6 +181,10 @@ func runReport(e *env, f *reportFlags) error {
 	if err != nil {
 		return usageErr(err)
 	}
+	cg, err := parseCallGraph(f.callGraph)
+	if err != nil {
+		return usageErr(err)
+	}
 	out := &reportOutputs{main: e.stdout}
 	ok := false
 	defer func() {
@@ -224,8 +231,11 @@ func runReport(e *env, f *reportFlags) error {
 		if f.children {
 			o.Children = true
 		}
+		// perf orders its graphs from the caller when it means to show children; reading a
+		// pipe, it shows none but keeps that order.
+		o.CallerOrder = in.Pipe && in.Chains && !f.noChildren && !o.Children
 		if f.changed("call-graph") {
-			o.CallGraph = f.callGraph
+			o.CallGraph, o.CallerOrder = cg.on, cg.caller
 		}
 		// perf's branch view is its default when samples have branch stacks.
 		o.Branch = f.branchStack || in.Branches && !f.noBranchStack
@@ -292,6 +302,27 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 
 // readKernel reads the running kernel's symbols (m's /proc/kallsyms).
 func readKernel(m *host.Machine, _ string) (*symbol.Table, error) { return driver.RunningKernel(m) }
+
+// callGraph is -g's value: perf's "graph,0.5,caller" and its short forms.
+type callGraph struct{ on, caller bool }
+
+func parseCallGraph(v string) (callGraph, error) {
+	cg := callGraph{on: true, caller: true}
+	for _, w := range strings.Split(v, ",") {
+		switch w {
+		case "", "graph", "true", "caller", "function":
+		case "callee":
+			cg.caller = false
+		case "none", "false":
+			cg.on = false
+		default:
+			if x, err := strconv.ParseFloat(w, 64); err != nil || x != 0.5 {
+				return cg, fmt.Errorf("-g %s: give caller, callee or none (perf's graph,0.5,caller form works too; the threshold is 0.5 only)", v)
+			}
+		}
+	}
+	return cg, nil
+}
 
 // symbolWarnings says once per DSO that got samples why it has no symbols.
 func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error) {

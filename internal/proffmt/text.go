@@ -163,9 +163,10 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 			if writeChildrenGraph(w, r, e, indent) {
 				fmt.Fprintf(w, "\n")
 			}
-		case !r.Options.Children && e.Callers != nil && r.Percent(e.Callers.Period) >= graphMinPercent:
-			writeGraph(w, r, e.Callers, indent)
-			fmt.Fprintf(w, "\n")
+		case !r.Options.Children && e.SelfPaths != nil:
+			if writeBranches(w, r, e.SelfPaths.Children, e.Self, indent) {
+				fmt.Fprintf(w, "\n")
+			}
 		}
 	}
 }
@@ -229,11 +230,18 @@ func writeChildrenGraph(w *bufio.Writer, r *profile.Report, e *profile.Entry, in
 	if e.SelfPaths != nil {
 		branches = append(branches, e.SelfPaths.Children...)
 	}
+	return writeBranches(w, r, branches, e.Children, indent)
+}
+
+// writeBranches draws branches of period total as one graph: nothing when every branch is
+// under perf's threshold, a plain chain when one branch holds it all.
+func writeBranches(w *bufio.Writer, r *profile.Report, branches []*profile.Node, total uint64, indent string) (drawn bool) {
+	branches = slices.Clone(branches)
 	slices.SortStableFunc(branches, func(a, b *profile.Node) int { return cmp.Compare(b.Period, a.Period) })
 	if len(branches) == 0 || r.Percent(branches[0].Period) < graphMinPercent {
 		return false // perf draws nothing when every branch is under its threshold
 	}
-	root := &profile.Node{Period: e.Children, Children: branches}
+	root := &profile.Node{Period: total, Children: branches}
 	if len(branches) == 1 && branches[0].Period == root.Period {
 		writeGraph(w, r, branches[0], indent)
 		return true

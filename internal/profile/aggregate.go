@@ -43,6 +43,7 @@ type stackCount struct {
 	thread  *Thread
 	cpu     int
 	stack   []*Location
+	graph   []*Location // stack as the call trees see it (graphStack), once aggregated
 	period  uint64
 	samples uint64
 	next    int32 // the next in uniq with the same hash, -1 for none
@@ -157,6 +158,8 @@ type treeTask struct {
 	e    *Entry
 	u, j int32
 	self bool // the whole stack, outermost caller first, into e.SelfPaths
+	// callee (with self): the leaf first instead.
+	callee bool
 }
 
 // treeWork is the number of tree steps below which the trees are built on the calling
@@ -212,21 +215,26 @@ func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {
 			continue
 		}
 		u := &a.uniq[t.u]
+		stack := u.graph
 		if t.self {
-			rev = append(rev[:0], u.stack[0]) // the root: this entry
-			for k := len(u.stack) - 1; k >= 0; k-- {
-				rev = append(rev, u.stack[k])
+			rev = append(rev[:0], stack[0]) // the root: this entry
+			if t.callee {
+				rev = append(rev, stack...)
+			} else {
+				for k := len(stack) - 1; k >= 0; k-- {
+					rev = append(rev, stack[k])
+				}
 			}
 			t.e.SelfPaths.add(rev, u.period, na)
 			continue
 		}
 		if t.j < 0 {
-			t.e.Callers.add(u.stack, u.period, na)
+			t.e.Callers.add(stack, u.period, na)
 			continue
 		}
 		rev = rev[:0]
 		for k := t.j; k >= 0; k-- {
-			rev = append(rev, u.stack[k])
+			rev = append(rev, stack[k])
 		}
 		t.e.Callees.add(rev, u.period, na)
 	}
@@ -289,17 +297,28 @@ func (a *Aggregator) add(u int) {
 	}
 	o := &a.o
 	stack, period := s.stack, s.period
+	if o.CallGraph {
+		s.graph = a.graphStack(stack)
+	}
 	g.total += period
 	leaf := a.entry(g, s, stack[0])
 	leaf.Self += period
 	leaf.Samples += s.samples
-	if o.CallGraph && len(stack) > 1 && !(o.ShownGraph && o.Children) {
+	// perf draws a graph for a call chain of one frame too.
+	if o.CallGraph && (len(stack) > 1 || !o.Children) && !o.ShownGraph {
 		if leaf.Callers == nil {
 			leaf.Callers = &Node{}
 		}
 		a.tasks = append(a.tasks, treeTask{e: leaf, u: int32(u), j: -1})
 	}
 	if !o.Children {
+		if o.CallGraph {
+			// The graph the text draws: perf's, from a root above the frames.
+			if leaf.SelfPaths == nil {
+				leaf.SelfPaths = &Node{}
+			}
+			a.tasks = append(a.tasks, treeTask{e: leaf, u: int32(u), self: true, callee: !o.CallerOrder})
+		}
 		return
 	}
 	if o.CallGraph && len(stack) > 1 {
@@ -401,6 +420,25 @@ func (a *Aggregator) raw(l *Location, kernel bool) *Location {
 	c.DSO, c.Sym, c.id = dso, y, 0
 	a.raws[k] = &c
 	return &c
+}
+
+// graphStack is stack as perf's call graphs match frames: a frame without a symbol by its
+// DSO and process address (two processes' frames at one DSO offset are two nodes).
+func (a *Aggregator) graphStack(stack []*Location) []*Location {
+	var out []*Location
+	for i, l := range stack {
+		r := a.raw(l, l.Kernel())
+		if r != l && out == nil {
+			out = append(make([]*Location, 0, len(stack)), stack[:i]...)
+		}
+		if out != nil {
+			out = append(out, r)
+		}
+	}
+	if out == nil {
+		return stack
+	}
+	return out
 }
 
 type rawSymKey struct {

@@ -425,8 +425,8 @@ func (b *Builder) resolve(maps []mapping, addr uint64, kernel, caller bool) *Loc
 		if dso.Table == nil && dso.Kernel {
 			rel = addr
 		}
-		if !dso.Kernel {
-			shown = addr - m.start + m.pgoff
+		if _, module := moduleName(dso); !dso.Kernel || module {
+			shown = addr - m.start + m.pgoff // a module's too, as perf's [mac80211] 0x15cfc
 		}
 	}
 	key := locKey{dso, addr, rel, caller}

@@ -26,9 +26,12 @@ type Options struct {
 	PercentLimit float64
 	// CallGraph keeps the call paths of each entry (perf report -g).
 	CallGraph bool
-	// ShownGraph builds only the call tree the text report draws: Callees with Children,
-	// else Callers.
+	// ShownGraph builds only the call trees the text report draws: Callees and SelfPaths
+	// (not Callers).
 	ShownGraph bool
+	// CallerOrder draws the graphs of --no-children from the outermost caller down (perf's
+	// -g caller, the order of a bare -g); SelfPaths holds them.
+	CallerOrder bool
 	// Branch is perf's branch view: entries of the samples' branch stacks (Sort is
 	// BranchSort), each branch counted once; samples without a branch stack count nothing.
 	Branch bool
@@ -67,9 +70,11 @@ type Entry struct {
 	// where samples hit, from every sample with this entry on its stack. Only with
 	// Options.CallGraph and call chains.
 	Callers, Callees *Node
-	// SelfPaths (with Children and CallGraph): the call paths of the samples that hit here,
-	// outermost caller first: this entry at the root, under it each outermost caller and
-	// the path down to this entry, as perf report --children draws them.
+	// SelfPaths (with CallGraph): the call paths of the samples
+	// that hit here, outermost caller first: this entry at the root, under it each outermost
+	// caller and the path down to this entry, as perf report --children draws them; without
+	// Children in callee order (not CallerOrder), the same paths leaf first, under the
+	// root each frame the samples hit.
 	SelfPaths *Node
 	// Group (group view): each member event's periods, in Report.Members' order.
 	Group []GroupMember
@@ -199,12 +204,31 @@ func value(key string, s *Sample, l *Location) string {
 	return ""
 }
 
-// dsoName is the Shared Object column: the file's base name, as perf shows it.
+// dsoName is the Shared Object column: the file's base name, as perf shows it; a kernel
+// module's "[name]" (perf's kmod_path__parse_name: no .ko suffix, '-' as '_').
 func dsoName(d *DSO) string {
 	if strings.HasPrefix(d.Name, "[") {
 		return d.Name
 	}
-	return d.Name[strings.LastIndexByte(d.Name, '/')+1:]
+	base := d.Name[strings.LastIndexByte(d.Name, '/')+1:]
+	if m, ok := moduleName(d); ok {
+		return m
+	}
+	return base
+}
+
+// moduleName is perf's name of a kernel module's DSO, when d is one.
+func moduleName(d *DSO) (string, bool) {
+	if !d.Kernel {
+		return "", false
+	}
+	base := d.Name[strings.LastIndexByte(d.Name, '/')+1:]
+	for _, ext := range []string{".ko", ".ko.xz", ".ko.gz", ".ko.zst"} {
+		if m, ok := strings.CutSuffix(base, ext); ok {
+			return "[" + strings.ReplaceAll(m, "-", "_") + "]", true
+		}
+	}
+	return "", false
 }
 
 // DSOName is the name perf report shows for a DSO (its base name, or "[...]" as is).
@@ -214,13 +238,25 @@ func DSOName(d *DSO) string { return dsoName(d) }
 // itself stands for path[0].
 func (n *Node) add(path []*Location, period uint64, na *nodeAlloc) {
 	if n.Name == "" {
-		n.Name, n.DSO = path[0].Sym.Name, dsoName(path[0].DSO)
+		n.Name, n.DSO = nodeName(path[0]), dsoName(path[0].DSO)
 	}
 	cur := n
 	for _, l := range path[1:] {
 		cur = cur.child(l, na)
 	}
 	cur.ends += period
+}
+
+// nodeName is how perf names a frame of a call graph: its symbol, or its process address
+// as C's "%#llx" prints it ("0" for 0).
+func nodeName(l *Location) string {
+	if !l.Sym.Unknown {
+		return l.Sym.Name
+	}
+	if l.Addr == 0 {
+		return "0"
+	}
+	return "0x" + strconv.FormatUint(l.Addr, 16)
 }
 
 // indexAt is the number of children from which a node indexes them by symbol in a map
@@ -241,7 +277,7 @@ func (n *Node) child(l *Location, na *nodeAlloc) *Node {
 		}
 	}
 	c := na.node()
-	c.Name, c.DSO, c.sym = l.Sym.Name, dsoName(l.DSO), l.Sym
+	c.Name, c.DSO, c.sym = nodeName(l), dsoName(l.DSO), l.Sym
 	n.Children = append(n.Children, c)
 	switch {
 	case n.index != nil:
