@@ -59,7 +59,17 @@ the archive, else /proc/kallsyms when the running kernel is the recorded one (sa
 build-id, or the file names none), as perf report decides: a recording of another kernel
 keeps its kernel addresses.
 Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (flame graph).`,
-		Args: cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			// perf's -g takes its value as the next word too (-g caller): pmc's -g, whose
+			// value is optional, leaves it as an argument.
+			if len(args) == 1 && cmd.Flags().Changed("call-graph") && f.callGraph == "caller" {
+				if _, err := parseCallGraph(args[0]); err == nil {
+					f.callGraph = args[0]
+					return nil
+				}
+			}
+			return cobra.NoArgs(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
 			return runReport(e, f)

@@ -57,7 +57,7 @@ func (a *Aggregator) addBranches(s *Sample) {
 		br := &s.Branches[i]
 		cycles := "-"
 		if br.Cycles != 0 {
-			cycles = strconv.FormatUint(br.Cycles, 10)
+			cycles = strconv.Itoa(int(int16(br.Cycles))) // perf prints the 16 bits with %hd
 		}
 		vals := []string{s.Thread.Comm, dsoName(br.From.DSO), levelMark(br.FromLevel) + br.From.Sym.Name,
 			levelMark(br.ToLevel) + br.To.Sym.Name, cycles}
@@ -79,7 +79,8 @@ func (a *Aggregator) addBranches(s *Sample) {
 func levelMark(l byte) string { return "[" + string(l) + "] " }
 
 // branchLess orders entries of equal period of the branch view: by command, source DSO
-// (known before [unknown], then by path), source and target symbol (unresolved by address), cycles.
+// (known before [unknown], then by name, the greater first), source and target symbol (unresolved by address),
+// then the most cycles first.
 func branchLess(a, b *Entry) bool {
 	if a.Values[0] != b.Values[0] {
 		return a.Values[0] < b.Values[0]
@@ -88,8 +89,8 @@ func branchLess(a, b *Entry) bool {
 	if au != bu {
 		return bu
 	}
-	if x, y := a.Branch.From.DSO.Name, b.Branch.From.DSO.Name; x != y {
-		return x < y // perf compares the DSOs' long names (paths)
+	if x, y := a.Values[1], b.Values[1]; x != y {
+		return x > y // perf's strcmp of the short names, which puts the greater first
 	}
 	if c := cmpBranchSym(a.Branch.From, b.Branch.From); c != 0 {
 		return c < 0
@@ -97,7 +98,7 @@ func branchLess(a, b *Entry) bool {
 	if c := cmpBranchSym(a.Branch.To, b.Branch.To); c != 0 {
 		return c < 0
 	}
-	return a.Branch.Cycles < b.Branch.Cycles
+	return a.Branch.Cycles > b.Branch.Cycles // perf's cycles compare the other way round
 }
 
 func cmpBranchSym(a, b *Location) int {

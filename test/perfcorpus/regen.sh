@@ -1,7 +1,8 @@
 #!/bin/sh
 # Rewrites testdata/perf/FILE.VIEW.txt: what perf report prints for each line of
 # testdata/cases.txt, reduced to the lines the test compares (the event headers, the column
-# header and the first 20 entries of each event, blanks squeezed). Needs perf (6.1 made the
+# header and the first 20 entries of each event, blanks squeezed), or for a VIEW text-*
+# all of it but perf's random tip. Needs perf (6.1 made the
 # committed files). Not pmc's -update: the truth here is perf's.
 set -eu
 cd "$(dirname "$0")"
@@ -13,7 +14,10 @@ grep -v '^#' testdata/cases.txt | while read -r file view args; do
 	# shellcheck disable=SC2086 # ARGS are words
 	if perf --buildid-dir "$tmp/buildids" report --stdio -i "$tmp/$file" --symfs "$tmp/empty" \
 		--kallsyms /dev/null $args > "$tmp/out" 2> "$tmp/err" && grep -q '^# Samples:' "$tmp/out"; then
-		./rows.awk "$tmp/out" > "testdata/perf/$file.$view.txt"
+		case $view in
+		text-*) grep -v '^# (Tip: .*)$' "$tmp/out" > "testdata/perf/$file.$view.txt" ;;
+		*) ./rows.awk "$tmp/out" > "testdata/perf/$file.$view.txt" ;;
+		esac
 	else
 		# perf reports nothing: say so with its first error line.
 		printf '# perf: no report: %s\n' "$(grep -m1 -i 'error\|bad\|fail' "$tmp/err" || head -n1 "$tmp/err")" \
