@@ -37,6 +37,7 @@ type reportFlags struct {
 	html          string
 	output        string
 	syms          symbolFlags
+	event         string
 	group         bool
 	noGroup       bool
 	branchStack   bool
@@ -90,6 +91,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
 	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
 	f.syms.add(fl)
+	fl.StringVarP(&f.event, "event", "e", "", "the event --folded and --html show (needed when the file has samples of several; --pprof has them all)")
 	fl.BoolVar(&f.group, "group", false, "show each event group as one report, a column per member (the default when the file has groups)")
 	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
 	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
@@ -278,6 +280,14 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 			}
 		}
 	}
+	// Folded stacks and the flame graph show one event: --event's, or the only one.
+	var ev int
+	if f.folded || f.html != "" {
+		var err error
+		if ev, err = p.OneEvent(f.event); err != nil {
+			return usageErr(err)
+		}
+	}
 	if !f.noGroup && (f.group || p.HasGroups()) && !f.json {
 		reports = profile.Group(p, reports)
 	}
@@ -287,7 +297,7 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 			return err
 		}
 	case f.folded:
-		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{}); err != nil {
+		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{Event: ev}); err != nil {
 			return err
 		}
 	case text:
@@ -296,12 +306,12 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 		}
 	}
 	if out.pprof != nil {
-		if err := proffmt.Pprof(out.pprof, p, 0); err != nil {
+		if err := proffmt.Pprof(out.pprof, p); err != nil {
 			return err
 		}
 	}
 	if out.html != nil {
-		if err := proffmt.HTML(out.html, p, 0, "pmc report "+filepath.Base(f.input)); err != nil {
+		if err := proffmt.HTML(out.html, p, ev, "pmc report "+filepath.Base(f.input)); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,7 @@
 package proffmt
 
 import (
+	"fmt"
 	"io"
 	"strings"
 
@@ -8,23 +9,36 @@ import (
 	pmcprof "github.com/pmc-tools/pmc/internal/profile"
 )
 
-// Pprof writes event ev of p as a gzipped profile.proto: sample types "samples/count" and
-// the event's period (nanoseconds for the clock events, else events/count), one Location per
-// distinct address with its function and line, one Mapping per DSO, the command as a label.
-func Pprof(w io.Writer, p *pmcprof.Profile, ev int) error {
-	name := p.Events[ev].Name
-	unit := "count"
-	if base, _, _ := strings.Cut(name, ":"); base == "cpu-clock" || base == "task-clock" {
-		unit = "nanoseconds"
+// Pprof writes p as a gzipped profile.proto: sample types "samples/count" and then each
+// sampled event's period (nanoseconds for the clock events, else events/count; a sample
+// has its period under its own event's type, 0 under the others), one Location per
+// distinct address with its function and line, one Mapping per DSO (the executable's
+// first), the command as a label. go tool pprof -sample_index=NAME shows one event.
+func Pprof(w io.Writer, p *pmcprof.Profile) error {
+	events := p.SampledEvents()
+	if len(events) == 0 {
+		events = p.Events[:1]
 	}
-	if name == "" {
-		name = "events"
+	out := &profile.Profile{SampleType: []*profile.ValueType{{Type: "samples", Unit: "count"}}}
+	column := map[int]int{} // event index -> value index
+	seen := map[string]int{}
+	for _, e := range events {
+		name := e.Name
+		unit := "count"
+		if base, _, _ := strings.Cut(name, ":"); base == "cpu-clock" || base == "task-clock" {
+			unit = "nanoseconds"
+		}
+		if name == "" {
+			name = "events"
+		}
+		if seen[name]++; seen[name] > 1 {
+			name = fmt.Sprintf("%s#%d", name, seen[name]) // sample types are chosen by name
+		}
+		column[e.Index] = len(out.SampleType)
+		out.SampleType = append(out.SampleType, &profile.ValueType{Type: name, Unit: unit})
 	}
-	out := &profile.Profile{
-		SampleType:        []*profile.ValueType{{Type: "samples", Unit: "count"}, {Type: name, Unit: unit}},
-		DefaultSampleType: name,
-		PeriodType:        &profile.ValueType{Type: name, Unit: unit},
-	}
+	out.DefaultSampleType = out.SampleType[1].Type
+	out.PeriodType = &profile.ValueType{Type: out.SampleType[1].Type, Unit: out.SampleType[1].Unit}
 	maps := map[*pmcprof.DSO]*profile.Mapping{}
 	funcs := map[*pmcprof.Symbol]*profile.Function{}
 	locs := map[*pmcprof.Location]*profile.Location{}
@@ -65,12 +79,16 @@ func Pprof(w io.Writer, p *pmcprof.Profile, ev int) error {
 		}
 		return pl
 	}
+	mainMapping(p, mapping)
 	for i := range p.Samples {
 		s := &p.Samples[i]
-		if s.Event != ev {
+		col, ok := column[s.Event]
+		if !ok {
 			continue
 		}
-		ps := &profile.Sample{Value: []int64{1, int64(s.Period)},
+		values := make([]int64, len(out.SampleType))
+		values[0], values[col] = 1, int64(s.Period)
+		ps := &profile.Sample{Value: values,
 			Label:    map[string][]string{"comm": {s.Thread.Comm}},
 			NumLabel: map[string][]int64{"pid": {int64(s.Thread.Pid)}, "tid": {int64(s.Thread.Tid)}, "cpu": {int64(s.CPU)}}}
 		for _, l := range s.Stack {
@@ -82,4 +100,31 @@ func Pprof(w io.Writer, p *pmcprof.Profile, ev int) error {
 		return err
 	}
 	return out.Write(w)
+}
+
+// mainMapping gives the executable the first Mapping, which pprof takes for the main
+// binary: the executable of the process with the most samples (not ld.so, which can get
+// the first sample).
+func mainMapping(p *pmcprof.Profile, mapping func(*pmcprof.DSO, uint64) *profile.Mapping) {
+	count := map[int]int{}
+	best := -1
+	for i := range p.Samples {
+		pid := p.Samples[i].Thread.Pid
+		count[pid]++
+		if best < 0 || count[pid] > count[best] {
+			best = pid
+		}
+	}
+	exe := p.Exec[best]
+	if exe == nil {
+		return
+	}
+	for i := range p.Samples {
+		for _, l := range p.Samples[i].Stack {
+			if l.DSO == exe {
+				mapping(exe, l.Addr)
+				return
+			}
+		}
+	}
 }

@@ -197,7 +197,7 @@ func TestPprof(t *testing.T) {
 	p := b.Profile()
 	path := filepath.Join(t.TempDir(), "prof.pb.gz")
 	var buf bytes.Buffer
-	if err := Pprof(&buf, p, 0); err != nil {
+	if err := Pprof(&buf, p); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {

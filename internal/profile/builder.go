@@ -103,6 +103,7 @@ type Builder struct {
 	events  map[uint64]*Event
 	spaces  map[int]*space // by pid; -1 holds the kernel's
 	comms   map[int]string // by tid
+	exec    map[int]*DSO   // by pid: the executable
 	threads map[Thread]*Thread
 	current map[int]*Thread // by tid: the thread its samples name now
 	dsos    map[string]*DSO
@@ -127,7 +128,7 @@ func NewBuilder(res *symbol.Resolver) *Builder {
 	if res == nil {
 		res = &symbol.Resolver{}
 	}
-	b := &Builder{res: res, events: map[uint64]*Event{}, spaces: map[int]*space{}, comms: map[int]string{},
+	b := &Builder{res: res, events: map[uint64]*Event{}, spaces: map[int]*space{}, comms: map[int]string{}, exec: map[int]*DSO{},
 		threads: map[Thread]*Thread{}, current: map[int]*Thread{}, dsos: map[string]*DSO{},
 		locs: map[locKey]*Location{}, syms: map[symKey]*Symbol{}, warnOnce: map[string]bool{}, keep: true}
 	b.unknown = &DSO{Name: Unknown, loaded: true}
@@ -171,6 +172,9 @@ func (b *Builder) Group(leader, members int, name string) {
 
 // Comm records a thread's name.
 func (b *Builder) Comm(e CommEvent) {
+	if e.Exec && e.Pid == e.Tid {
+		delete(b.exec, e.Pid) // its next mapping is the new program
+	}
 	b.comms[e.Tid] = e.Comm
 	delete(b.current, e.Tid)
 }
@@ -184,6 +188,9 @@ func (b *Builder) Fork(e ForkEvent) {
 		}
 	}
 	if e.Pid != e.PPid {
+		if x, ok := b.exec[e.PPid]; ok {
+			b.exec[e.Pid] = x
+		}
 		// The child shares the parent's space until either maps something (Mmap makes a
 		// new space).
 		if sp := b.spaces[e.PPid]; sp != nil {
@@ -208,6 +215,9 @@ func (b *Builder) Mmap(e MmapEvent) {
 		pid = -1
 	}
 	m := mapping{start: e.Start, end: e.Start + e.Len, pgoff: e.Pgoff, dso: b.dso(e.Filename, e.BuildID, kernel)}
+	if _, ok := b.exec[pid]; !ok && !kernel && strings.HasPrefix(e.Filename, "/") {
+		b.exec[pid] = m.dso
+	}
 	var old []mapping
 	if sp := b.spaces[pid]; sp != nil {
 		old = sp.maps
@@ -503,6 +513,6 @@ func (b *Builder) Profile() *Profile {
 	if len(p.Events) == 0 {
 		p.Events = []*Event{{Name: ""}}
 	}
-	p.Comms = b.comms
+	p.Comms, p.Exec = b.comms, b.exec
 	return &p
 }

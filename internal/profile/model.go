@@ -18,6 +18,9 @@ type Profile struct {
 	Warnings []string // said once each: "no kernel symbols: ..." and the like
 	// Comms is each thread's last name, by tid: perf sizes its Command column with them.
 	Comms map[int]string
+	// Exec is each process's executable, by pid: the first file it mapped (since its last
+	// exec).
+	Exec map[int]*DSO
 }
 
 // Event is one sampled event (one perf_event_attr).
