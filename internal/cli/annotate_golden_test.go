@@ -70,6 +70,20 @@ func annotateRows(text string) map[string]string {
 	return rows
 }
 
+var annotateInst = regexp.MustCompile(`^[ >]\s*[0-9]+\.[0-9]+ :\s+([0-9a-f]+):\s+(.*)$`)
+
+// annotateInsts maps each instruction address to its text, blanks squeezed.
+func annotateInsts(text string) map[string]string {
+	insts := map[string]string{}
+	for _, l := range strings.Split(text, "\n") {
+		if m := annotateInst.FindStringSubmatch(l); m != nil {
+			text, _, _ := strings.Cut(m[2], "<- ") // pmc's skid mark is its own
+			insts[m[1]] = strings.Join(strings.Fields(text), " ")
+		}
+	}
+	return insts
+}
+
 func updateAnnotateArchives(t *testing.T) {
 	if golden.Updating() {
 		for _, f := range []string{"col.data", "row.data", "colg.data", "rowg.data"} {
@@ -78,8 +92,8 @@ func updateAnnotateArchives(t *testing.T) {
 	}
 }
 
-// TestAnnotateAgreesWithPerf: every instruction's percentage equals perf annotate's for the
-// same symbol (perf ran objdump, pmc its own decoder), and the source lines appear.
+// TestAnnotateAgreesWithPerf: every instruction's percentage and text equal perf annotate's
+// for the same symbol (perf ran objdump, pmc its own decoder), and the source lines appear.
 func TestAnnotateAgreesWithPerf(t *testing.T) {
 	updateAnnotateArchives(t)
 	for _, c := range []struct {
@@ -110,6 +124,13 @@ func TestAnnotateAgreesWithPerf(t *testing.T) {
 			}
 			if len(gr) != len(wr) {
 				t.Errorf("pmc shows %d instructions, perf %d", len(gr), len(wr))
+			}
+			// Each instruction as perf's objdump wrote it: operands, labels, comments.
+			wi, gi := annotateInsts(want), annotateInsts(got)
+			for a, w := range wi {
+				if gi[a] != w {
+					t.Errorf("%s at %s: pmc %q, perf %q", c.sym, a, gi[a], w)
+				}
 			}
 			if !strings.Contains(got, c.src) {
 				t.Errorf("no source line in pmc's annotation:\n%s", got)

@@ -39,6 +39,9 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	case bytes.HasPrefix(code, []byte{0xf3, 0x0f, 0x1e, 0xfb}):
 		return Inst{Len: 4, Op: "endbr32", Text: "endbr32"}
 	}
+	if in, ok := x86CET(code); ok {
+		return in
+	}
 	// VEX 0f 77 has no ModRM; x86asm takes one (and a byte of the next instruction).
 	if len(code) >= 3 && code[0] == 0xc5 && code[2] == 0x77 {
 		return vzero(code[1]>>2&1, 3)
@@ -58,6 +61,10 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	if inst.Op == x86asm.NOP && bytes.HasPrefix(code, []byte{0x66, 0x90}) {
 		text = "xchg %ax,%ax" // objdump's name for the two-byte nop
 	}
+	if inst.Op == x86asm.NOP {
+		text = x86NopPrefixes(code, text)
+	}
+	text = x87Operands(code, text)
 	var prefix string
 	for {
 		w, rest, ok := strings.Cut(text, " ")
@@ -91,6 +98,13 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 			args = fmt.Sprintf("$0x%x,%s", uint64(im), dst)
 		}
 	}
+	args = x86Operands(args, inst, code[:inst.Len])
+	if prefix == "rep " && inst.Op == x86asm.RET {
+		prefix = "repz "
+	}
+	if prefix == "ds " && (inst.Op == x86asm.JMP || inst.Op == x86asm.CALL) && strings.HasPrefix(args, "*") {
+		prefix = "notrack " // 3e on an indirect branch is CET's notrack
+	}
 	in := Inst{Len: inst.Len, Op: op, Class: x86Class(inst)}
 	for _, a := range inst.Args {
 		switch a := a.(type) {
@@ -102,15 +116,22 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 				args = args[:i] + target(in.Target, sym)
 			}
 		case x86asm.Mem:
+			if a.Base == 0 && a.Index == 0 && a.Segment == 0 && x86RIPForm(code) {
+				// x86asm loses the RIP base of a VEX operand: written as objdump does.
+				if d := fmt.Sprintf("%#x", a.Disp); strings.Count(args, d) == 1 {
+					args = strings.Replace(args, d, d+"(%rip)", 1)
+				}
+				a.Base = x86asm.RIP
+			}
 			if a.Base == x86asm.RIP && sym != nil {
-				t := pc + uint64(inst.Len) + uint64(a.Disp)
+				t := pc + uint64(inst.Len) + uint64(int64(int32(a.Disp))) // a signed 32-bit displacement
 				if _, _, ok := sym(t); ok {
 					args += "        # " + target(t, sym)
 				}
 			}
 		}
 	}
-	in.Text = prefix + pad(op, args)
+	in.Text = pad(prefix+op, args) // objdump pads its prefixes and mnemonic as one
 	return in
 }
 
@@ -196,4 +217,92 @@ func x86Class(inst x86asm.Inst) Class {
 		}
 	}
 	return c
+}
+
+// x86NopPrefixes writes a padding nop's prefixes as objdump does: every 66 but the last
+// (the operand size of nopw) as data16, 2e as cs, in their order.
+func x86NopPrefixes(code []byte, text string) string {
+	end := x86ImmStart(code) - 1
+	if end <= 0 || end >= len(code) || code[end] != 0x0f {
+		return text
+	}
+	pre := code[:end]
+	last66 := bytes.LastIndexByte(pre, 0x66)
+	var words []string
+	for i, c := range pre {
+		switch {
+		case c == 0x66 && i != last66:
+			words = append(words, "data16")
+		case c == 0x2e:
+			words = append(words, "cs")
+		case c == 0x66:
+		default:
+			return text // another prefix: as x86asm writes it
+		}
+	}
+	// x86asm's own prefix words go: the nop and its operands stay.
+	for {
+		w, rest, ok := strings.Cut(text, " ")
+		if !ok || !x86Prefixes[w] {
+			break
+		}
+		text = rest
+	}
+	return strings.Join(append(words, text), " ")
+}
+
+// x86CET decodes the shadow-stack instructions x86asm does not know (incssp, rdssp).
+func x86CET(code []byte) (Inst, bool) {
+	if len(code) < 4 || code[0] != 0xf3 {
+		return Inst{}, false
+	}
+	i, rex := 1, byte(0)
+	if code[1]&0xf0 == 0x40 {
+		rex, i = code[1], 2
+	}
+	if len(code) < i+3 || code[i] != 0x0f {
+		return Inst{}, false
+	}
+	op, modrm := code[i+1], code[i+2]
+	var name string
+	switch {
+	case op == 0xae && modrm&0xf8 == 0xe8:
+		name = "incssp"
+	case op == 0x1e && modrm&0xf8 == 0xc8:
+		name = "rdssp"
+	default:
+		return Inst{}, false
+	}
+	reg := x86asm.Reg(x86asm.EAX + x86asm.Reg(modrm&7|rex&1<<3))
+	suffix := "d"
+	if rex&8 != 0 {
+		reg, suffix = x86asm.Reg(x86asm.RAX+x86asm.Reg(modrm&7|rex&1<<3)), "q"
+	}
+	text := pad(name+suffix, "%"+strings.ToLower(reg.String()))
+	return Inst{Len: i + 3, Op: name + suffix, Text: text}, true
+}
+
+// x87Operands writes the ModRM register ST(0) of an x87 register form as objdump does,
+// "%st(0)", where x86asm writes "%st" (the implied ST(0) stays "%st").
+func x87Operands(code []byte, text string) string {
+	i := x86ImmStart(code) - 1
+	if i < 0 || i+1 >= len(code) || code[i] < 0xd8 || code[i] > 0xdf || code[i+1] != 0xc0|code[i+1]&0x38 {
+		return text // not x87, or not the register form with ST(0)
+	}
+	op, args, ok := strings.Cut(text, " ")
+	if !ok {
+		return text
+	}
+	args = strings.TrimSpace(args)
+	switch {
+	case args == "%st":
+		args = "%st(0)"
+	case args == "%st,%st" && (code[i] == 0xdc || code[i] == 0xde):
+		args = "%st,%st(0)" // the destination is ST(i)
+	case args == "%st,%st":
+		args = "%st(0),%st"
+	default:
+		return text
+	}
+	return op + " " + args
 }

@@ -72,8 +72,9 @@ func (r *Result) Annotate(o AnnotateOptions) (*Annotation, error) {
 	a := &Annotation{}
 	archived := map[*profile.DSO]bool{}
 	skipped := map[string]int{} // reason -> functions
+	names := map[*elf.File]disasm.Symbolizer{}
 	for _, h := range chosen {
-		res, fromArchive, err := annotateOne(code, h, p.Events[ev].Name, o)
+		res, fromArchive, err := annotateOne(code, names, h, p.Events[ev].Name, o)
 		if err != nil {
 			if o.Symbol != "" {
 				return nil, err
@@ -172,7 +173,7 @@ func object(d *profile.DSO) symbol.Object {
 
 // annotateOne disassembles h's function and lays its samples out; archived, when the code
 // came from the symbol archive, says why the binary could not be used.
-func annotateOne(code *symbol.CodeReader, h *hotSymbol, event string, o AnnotateOptions) (res *annotate.Result, archived, err error) {
+func annotateOne(code *symbol.CodeReader, names map[*elf.File]disasm.Symbolizer, h *hotSymbol, event string, o AnnotateOptions) (res *annotate.Result, archived, err error) {
 	sym := h.sym
 	fc, err := code.Function(object(sym.DSO), sym.Start, sym.Size, sym.Name)
 	if err != nil {
@@ -183,7 +184,13 @@ func annotateOne(code *symbol.CodeReader, h *hotSymbol, event string, o Annotate
 		return nil, nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, fc.Machine)
 	}
 	opt := &disasm.Options{Mapping: mapping(fc)}
-	if t := sym.DSO.Table; t != nil {
+	if fc.ELF != nil {
+		// The binary's own names, as objdump (and so perf annotate) gives them.
+		if names[fc.ELF] == nil {
+			names[fc.ELF] = disasm.ELFSymbols(fc.ELF)
+		}
+		opt.Symbols = names[fc.ELF]
+	} else if t := sym.DSO.Table; t != nil {
 		opt.Symbols = func(a uint64) (string, uint64, bool) {
 			s := t.Lookup(a)
 			if s == nil {

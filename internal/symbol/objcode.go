@@ -27,6 +27,9 @@ type FuncCode struct {
 	// ELFSymbols is the binary's symbol table when the code comes from it (an ARM file's
 	// mapping symbols are among them).
 	ELFSymbols []elf.Symbol
+	// ELF is the binary the code comes from (nil: the archive), for naming addresses as
+	// objdump does (disasm.ELFSymbols).
+	ELF *elf.File
 	// Archived, when the bytes come from the symbol archive, says why the binary could not
 	// be used.
 	Archived error
@@ -146,7 +149,7 @@ func (c *CodeReader) Function(o Object, start, size uint64, name string) (*FuncC
 		}
 		return nil, ob.err
 	}
-	fc := &FuncCode{Machine: ob.f.Machine, Value: start, ELFSymbols: ob.syms}
+	fc := &FuncCode{Machine: ob.f.Machine, Value: start, ELFSymbols: ob.syms, ELF: ob.f}
 	for _, sec := range ob.f.Sections {
 		if sec.Type == elf.SHT_PROGBITS && start >= sec.Addr && start+size <= sec.Addr+sec.Size {
 			fc.Bytes = make([]byte, size)
