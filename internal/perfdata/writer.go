@@ -18,7 +18,7 @@ type Writer struct {
 	// Features are written by Close (the zero value writes none). Raw is ignored.
 	Features Features
 
-	w        io.WriteSeeker
+	w        io.WriteSeeker // nil for a pipe (NewPipeWriter)
 	bw       *bufio.Writer
 	events   []Event
 	attrs    Section
@@ -129,7 +129,8 @@ func (wr *Writer) Write(r Record) error {
 	return wr.WriteRaw(b)
 }
 
-// Flush writes the buffered records and updates the header's data size.
+// Flush writes the buffered records and updates the header's data size (a pipe's
+// records are only written out).
 func (wr *Writer) Flush() error {
 	if wr.err != nil {
 		return wr.err
@@ -137,6 +138,9 @@ func (wr *Writer) Flush() error {
 	if err := wr.bw.Flush(); err != nil {
 		wr.err = err
 		return err
+	}
+	if wr.w == nil {
+		return nil
 	}
 	var b [8]byte
 	le.PutUint64(b[:], wr.data.Size)
@@ -163,6 +167,9 @@ func (wr *Writer) writeAt(b []byte, off int64) error {
 func (wr *Writer) Close() error {
 	if wr.closed {
 		return wr.err
+	}
+	if wr.w == nil {
+		return wr.closePipe()
 	}
 	if err := wr.Flush(); err != nil {
 		return err
