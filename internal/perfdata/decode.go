@@ -52,6 +52,7 @@ type Records struct {
 	end int64
 	err error
 	a   alloc
+	z   inflater // perf record -z's compressed records
 }
 
 // alloc hands out Samples and callchains: recycled ones (Records.Recycle) first, else cut
@@ -139,15 +140,41 @@ func (rs *Records) Next() (Record, error) {
 	rec, err := rs.next()
 	if err != nil {
 		rs.err = err
+		rs.z.stop()
 	}
 	return rec, err
 }
 
 func (rs *Records) next() (Record, error) {
+	for {
+		r, err := rs.nextRecord()
+		if r != nil || err != nil {
+			return r, err
+		}
+	}
+}
+
+// nextRecord returns the next record, or nil and no error after a COMPRESSED record whose
+// contents are not a whole record yet.
+func (rs *Records) nextRecord() (Record, error) {
+	o := rs.f.order
+	if rec, err := rs.z.next(o); err != nil || rec != nil {
+		if err != nil {
+			return nil, formatErr("record type %d at %d: %v", RecordCompressed, rs.z.at, err)
+		}
+		hdr := RecordHeader{Type: o.Uint32(rec), Misc: o.Uint16(rec[4:]), Size: o.Uint16(rec[6:]), Offset: rs.z.at}
+		r, err := rs.f.decode(hdr, rec[8:], &rs.a)
+		if err != nil {
+			return nil, formatErr("%v (compressed): %v", hdr, err)
+		}
+		return r, nil
+	}
 	if rs.off >= rs.end {
+		if rs.z.leftover() {
+			return nil, formatErr("the compressed records end inside a record: the file is truncated")
+		}
 		return nil, io.EOF
 	}
-	o := rs.f.order
 	// The record is decoded where the buffered reader holds it (Peek, then Discard): a
 	// record is at most 64 KiB, the reader's size, and decode copies what it keeps.
 	h, err := rs.br.Peek(8)
@@ -174,7 +201,12 @@ func (rs *Records) next() (Record, error) {
 	body := rec[8:]
 	rs.off += int64(hdr.Size)
 	if hdr.Type == RecordCompressed {
-		return nil, fmt.Errorf("%w: compressed records (perf record -z); rerecord without -z", ErrUnsupported)
+		err := rs.z.feed(body, hdr.Offset)
+		rs.br.Discard(int(hdr.Size))
+		if err != nil {
+			return nil, formatErr("%v: %v", hdr, err)
+		}
+		return nil, nil
 	}
 	skip := payload(hdr, body, rs.f.order)
 	r, err := rs.f.decode(hdr, body, &rs.a)

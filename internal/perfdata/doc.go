@@ -4,7 +4,8 @@
 // The reader decodes the file header, the event attributes with their ids, the records of
 // the data section (samples per their attribute's sample_type, branch stacks included,
 // sample_id_all trailers, MMAP/MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES, FINISHED_ROUND;
-// other types are kept as Unknown, an AUXTRACE record's trace is passed over) and the
+// other types are kept as Unknown, an AUXTRACE record's trace is passed over, the records
+// inside perf record -z's COMPRESSED ones come out in their place) and the
 // header features (build ids, host strings, CPU counts, command line, event and group
 // descriptions), each optional: one that does not decode is skipped and named in
 // Features.Skipped. perf's pipe format (perf record -o -) is read from a stream (NewPipe)

@@ -104,9 +104,6 @@ func (f *File) readFeatures(bits [4]uint64) error {
 		}
 		f.feature(bit, b)
 	}
-	if f.Features.Has(FeatCompressed) {
-		return fmt.Errorf("%w: a compressed perf.data (perf record -z); rerecord without -z or `perf inject -i FILE -o PLAIN`", ErrUnsupported)
-	}
 	return nil
 }
 

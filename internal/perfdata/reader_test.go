@@ -230,6 +230,7 @@ func FuzzReader(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	f.Add(corpusFile(f, "here.zstd.data")) // compressed records (perf record -z)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := NewFile(bytes.NewReader(b), int64(len(b)))
 		if err != nil {

@@ -19,7 +19,6 @@ import (
 // known are the comparisons where pmc's rows differ from perf's, each with the reason. A
 // comparison not listed must agree; one listed that agrees fails too (take it off the list).
 var known = map[string]string{
-	"here.zstd.data.default":                "compressed records (perf record -z) not read",
 	"perf.data.intel_pt-4.14.default":       "perf decodes the Intel PT trace into two more events (cbr, psb); pmc skips the trace and reports the sampled event only",
 	"perf.data.piped.intel_pt-4.14.default": "perf 6.1 fails in its Intel PT decoder on this pipe (bad event header size); pmc skips the AUXTRACE payloads and reports the 11 cycles samples",
 }
