@@ -321,7 +321,7 @@ func (a *Aggregator) add(u int) {
 		}
 		return
 	}
-	if o.CallGraph && len(stack) > 1 {
+	if o.CallGraph {
 		if leaf.SelfPaths == nil {
 			leaf.SelfPaths = &Node{}
 		}
@@ -368,7 +368,7 @@ func (a *Aggregator) add(u int) {
 			d = len(stack)
 		}
 		e.depth = max(e.depth, d)
-		if o.CallGraph && len(stack) > 1 {
+		if o.CallGraph {
 			if e.Callees == nil {
 				e.Callees = &Node{}
 			}
@@ -382,7 +382,7 @@ func (a *Aggregator) add(u int) {
 			seen = append(seen, e)
 			e.Children += period
 			e.depth = max(e.depth, 1)
-			if o.CallGraph && len(stack) > 1 {
+			if o.CallGraph {
 				if e.Callees == nil {
 					e.Callees = &Node{}
 				}
@@ -398,8 +398,8 @@ func (a *Aggregator) add(u int) {
 // (perf names a self entry by its address in the DSO, a frame by the process's address);
 // kernel is the frame's level, which a frame in no mapping inherits.
 func (a *Aggregator) raw(l *Location, kernel bool) *Location {
-	if !l.Sym.Unknown || l.Kernel() == kernel && (kernel || unknownName(l.Addr) == l.Sym.Name) {
-		return l
+	if !l.Sym.Unknown || l.Kernel() == kernel && unknownName(l.Addr) == l.Sym.Name {
+		return l // the kernel's own addresses are their names; a module's are not
 	}
 	k := rawKey{l, kernel}
 	if r, ok := a.raws[k]; ok {
