@@ -2,12 +2,12 @@ package perfdata
 
 import (
 	"bytes"
-	"compress/gzip"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // corpus is test/perfcorpus's directory of perf.data files other programs wrote (gzipped).
@@ -15,16 +15,7 @@ const corpus = "../../test/perfcorpus/testdata/data"
 
 func corpusFile(t testing.TB, name string) []byte {
 	t.Helper()
-	fh, err := os.Open(filepath.Join(corpus, name+".gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
+	b, err := testenv.ReadGzip(filepath.Join(corpus, name+".gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,17 +155,6 @@ func FuzzPipe(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := NewPipe(bytes.NewReader(b))
-		if err != nil {
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("error of several lines: %v", err)
-			}
-			return
-		}
-		rs := pf.Records()
-		for i := 0; i < 1<<16; i++ {
-			if _, err := rs.Next(); err != nil {
-				return
-			}
-		}
+		fuzzRead(t, pf, err)
 	})
 }

@@ -64,17 +64,7 @@ func (wr *Writer) closePipe() error {
 	wr.closed = true
 	var b []byte
 	for _, id := range wr.Features.BuildIDs {
-		name := (len(id.Filename) + 1 + 7) &^ 7
-		b = le.AppendUint32(b, RecordHeaderBuildID)
-		b = le.AppendUint16(b, id.Misc|buildIDMiscSize)
-		b = le.AppendUint16(b, uint16(36+name))
-		b = le.AppendUint32(b, uint32(id.PID))
-		var raw [24]byte
-		n := copy(raw[:20], id.ID)
-		raw[20] = byte(n)
-		b = append(b, raw[:]...)
-		b = append(b, id.Filename...)
-		b = append(b, make([]byte, name-len(id.Filename))...)
+		b = appendBuildID(b, id, 8)
 	}
 	if _, err := wr.bw.Write(b); err != nil {
 		wr.err = err

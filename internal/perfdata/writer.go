@@ -195,6 +195,21 @@ func (wr *Writer) Close() error {
 	return wr.err
 }
 
+// appendBuildID appends id as a build_id_event (PERF_RECORD_HEADER_BUILD_ID), its file
+// name padded to a multiple of align.
+func appendBuildID(b []byte, id BuildID, align int) []byte {
+	name := (len(id.Filename) + 1 + align - 1) / align * align
+	b = le.AppendUint32(b, RecordHeaderBuildID)
+	b = le.AppendUint16(b, id.Misc|buildIDMiscSize)
+	b = le.AppendUint16(b, uint16(36+name))
+	b = le.AppendUint32(b, uint32(id.PID))
+	var raw [24]byte
+	raw[20] = byte(copy(raw[:20], id.ID))
+	b = append(b, raw[:]...)
+	b = append(b, id.Filename...)
+	return append(b, make([]byte, name-len(id.Filename))...)
+}
+
 type feature struct {
 	bit int
 	b   []byte
@@ -215,17 +230,7 @@ func (wr *Writer) encodeFeatures() []feature {
 	if len(fs.BuildIDs) > 0 {
 		var b []byte
 		for _, id := range fs.BuildIDs {
-			name := (len(id.Filename) + 1 + 63) &^ 63
-			b = le.AppendUint32(b, 67) // PERF_RECORD_HEADER_BUILD_ID
-			b = le.AppendUint16(b, id.Misc|buildIDMiscSize)
-			b = le.AppendUint16(b, uint16(36+name))
-			b = le.AppendUint32(b, uint32(id.PID))
-			var raw [24]byte
-			n := copy(raw[:20], id.ID)
-			raw[20] = byte(n)
-			b = append(b, raw[:]...)
-			b = append(b, id.Filename...)
-			b = append(b, make([]byte, name-len(id.Filename))...)
+			b = appendBuildID(b, id, 64)
 		}
 		add(FeatBuildID, b)
 	}

@@ -284,17 +284,23 @@ func (a *Aggregator) entry(g *aggregation, s *stackCount, l *Location) *Entry {
 	return e
 }
 
+// aggregationOf is event ev's aggregation, made on first use.
+func (a *Aggregator) aggregationOf(ev int) *aggregation {
+	for len(a.evs) <= ev {
+		a.evs = append(a.evs, nil)
+	}
+	g := a.evs[ev]
+	if g == nil {
+		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
+		a.evs[ev] = g
+	}
+	return g
+}
+
 // add counts the samples of stack uniq[u] and queues its paths for the call trees.
 func (a *Aggregator) add(u int) {
 	s := &a.uniq[u]
-	for len(a.evs) <= s.event {
-		a.evs = append(a.evs, nil)
-	}
-	g := a.evs[s.event]
-	if g == nil {
-		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
-		a.evs[s.event] = g
-	}
+	g := a.aggregationOf(s.event)
 	o := &a.o
 	stack, period := s.stack, s.period
 	if o.CallGraph {

@@ -45,14 +45,7 @@ func (b *Builder) locateAny(user, kern *space, addr uint64) (*Location, byte) {
 
 // addBranches counts each branch of s once (period 1) in the branch view's entries.
 func (a *Aggregator) addBranches(s *Sample) {
-	for len(a.evs) <= s.Event {
-		a.evs = append(a.evs, nil)
-	}
-	g := a.evs[s.Event]
-	if g == nil {
-		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
-		a.evs[s.Event] = g
-	}
+	g := a.aggregationOf(s.Event)
 	for i := range s.Branches {
 		br := &s.Branches[i]
 		cycles := "-"

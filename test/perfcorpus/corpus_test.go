@@ -3,9 +3,6 @@ package perfcorpus
 import (
 	"bufio"
 	"bytes"
-	"compress/gzip"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -14,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/cli"
+	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // known are the comparisons where pmc's rows differ from perf's, each with the reason. A
@@ -56,20 +55,11 @@ func unpack(t *testing.T, dir, file string) string {
 	if _, err := os.Stat(out); err == nil {
 		return out
 	}
-	fh, err := os.Open(filepath.Join("testdata", "data", file+".gz"))
+	b, err := testenv.ReadGzip(filepath.Join("testdata", "data", file+".gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer fh.Close()
-	zr, err := gzip.NewReader(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := io.Copy(&buf, zr); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(out, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -161,34 +151,14 @@ func TestAgreesWithPerf(t *testing.T) {
 			why, isKnown := known[name]
 			switch {
 			case !same && !isKnown:
-				t.Errorf("rows differ from perf's:\n%s", diff(wr, gr))
+				t.Errorf("rows differ from perf's:\n%s", golden.Diff(strings.Join(wr, "\n"), strings.Join(gr, "\n")))
 			case same && isKnown:
 				t.Errorf("rows now equal perf's: take %q (%s) off the known differences", name, why)
 			case !same:
-				t.Logf("known difference (%s):\n%s", why, diff(wr, gr))
+				t.Logf("known difference (%s):\n%s", why, golden.Diff(strings.Join(wr, "\n"), strings.Join(gr, "\n")))
 			}
 		})
 	}
 	t.Logf("perf reads %d files, pmc %d; top-20 rows equal perf's in %d of %d comparisons",
 		len(perfReads), len(pmcReads), len(equal), len(compared))
-}
-
-// diff shows the first rows that differ.
-func diff(want, got []string) string {
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(want), len(got)) && shown < 5; i++ {
-		var w, g string
-		if i < len(want) {
-			w = want[i]
-		}
-		if i < len(got) {
-			g = got[i]
-		}
-		if w != g {
-			fmt.Fprintf(&b, "row %d:\n  perf %q\n  pmc  %q\n", i+1, w, g)
-			shown++
-		}
-	}
-	return b.String()
 }
