@@ -101,6 +101,11 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 				if e.Branch != nil && e.Branch.From.Sym.Unknown {
 					continue
 				}
+			case "dso":
+				// An unresolved symbol widens the column to an address's 16 digits.
+				if e.Sym != nil && e.Sym.Unknown && widths[nPct+j] < unresolvedWidth {
+					widths[nPct+j] = unresolvedWidth
+				}
 			}
 			if n := len(result.Printable(v)); n > widths[nPct+j] {
 				widths[nPct+j] = n
@@ -170,6 +175,9 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 		}
 	}
 }
+
+// unresolvedWidth is perf's unresolved_col_width (a 64-bit address in hex).
+const unresolvedWidth = 16
 
 func pct(v float64) string { return string(appendPct(nil, v)) }
 
