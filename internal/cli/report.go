@@ -52,8 +52,11 @@ func newReportCmd(e *env) *cobra.Command {
 		Short: "show where the samples of a perf.data file (perf's or pmc's) went, like perf report --stdio",
 		Long: `Read a perf.data file written by perf record or pmc record and show the samples per
 command, shared object and symbol the way perf report --stdio does, with the same
-percentages. Call graphs are shown when the file has call chains (-g=false hides them),
-with a Children column unless --no-children. Symbols come from the binaries the file names
+percentages. Call graphs are shown when the file has call chains (-g none hides them,
+-g caller or callee orders them), with a Children column unless --no-children. As perf:
+a file with event groups is shown a report per group (--no-group: per event), one with
+branch stacks as its branches (--no-branch-stack: where samples hit). -i - reads perf's
+pipe format from standard input (perf record -o - | pmc report -i -). Symbols come from the binaries the file names
 when their build-ids match, else from the archive pmc record --embed-symbols wrote beside
 the file (FILE.pmcsym). Kernel symbols come from --kallsyms FILE or --vmlinux FILE, else
 the archive, else /proc/kallsyms when the running kernel is the recorded one (same
