@@ -89,6 +89,12 @@ func readPMU(sysfs fs.FS, name string) (*PMU, error) {
 			return nil, fmt.Errorf("pmu %s: format/%s: %w", name, f, err)
 		}
 	}
+	if len(p.Formats) == 0 && strings.HasPrefix(name, "armv6") {
+		// Linux's ARMv6 driver (armv6_1136, _1156, _1176, _11mpcore: the Raspberry Pi 1 and
+		// Zero) publishes no format directory. Its event numbers are the 8 bits of the
+		// counters' EvtCount fields, the field raw events (rNN) fill anyway.
+		p.Formats["event"] = Format{Word: 0, Ranges: []BitRange{{Lo: 0, Hi: 7}}}
+	}
 	if p.Events, err = readAliases(sysfs, path.Join(dir, "events")); err != nil {
 		return nil, fmt.Errorf("pmu %s: %w", name, err)
 	}

@@ -187,3 +187,30 @@ func TestDiscoverLive(t *testing.T) {
 		t.Errorf("live sysfs: software %+v tracepoint %+v online %v", s.PMUs["software"], s.PMUs["tracepoint"], s.Online)
 	}
 }
+
+// The Raspberry Pi 1 / Zero kernel (Debian's linux-image-6.1.0-50-rpi, booted under QEMU's
+// raspi0) registers armv6_1176 with a dynamic type and no format directory: it is the core
+// PMU, with the 8-bit event field its counters have.
+func TestARMv6CoreWithoutFormat(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bus/event_source/devices/armv6_1176/type":   {Data: []byte("8\n")},
+		"bus/event_source/devices/software/type":     {Data: []byte("1\n")},
+		"bus/event_source/devices/breakpoint/type":   {Data: []byte("5\n")},
+		"bus/event_source/devices/other/type":        {Data: []byte("9\n")},
+		"bus/event_source/devices/armv7_oddity/type": {Data: []byte("10\n")},
+	}
+	sys, err := Discover(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sys.Core()
+	if c == nil || c.Name != "armv6_1176" {
+		t.Fatalf("Core() = %+v, want armv6_1176", c)
+	}
+	if f, ok := c.Formats["event"]; !ok || f.String() != "config:0-7" || len(c.Formats) != 1 {
+		t.Errorf("armv6_1176 formats %v, want event config:0-7", c.Formats)
+	}
+	if len(sys.PMUs["armv7_oddity"].Formats) != 0 {
+		t.Errorf("only ARMv6 PMUs get the implied field: %v", sys.PMUs["armv7_oddity"].Formats)
+	}
+}
