@@ -250,3 +250,18 @@ func TestCheckEvents(t *testing.T) {
 		t.Errorf("CheckEvents of good metrics = %v", err)
 	}
 }
+
+// Counters an emulator opens but does not model read nonsense (QEMU's raspi0: cycles equal
+// to instructions at 74-606 GHz): the clock metric flags it.
+func TestImplausibleClock(t *testing.T) {
+	for _, tc := range []struct {
+		cycles float64
+		warn   bool
+	}{{2.5e9, false}, {9.9e9, false}, {74e9, true}, {606e9, true}} {
+		r := &result.Stat{Scaled: true, Summary: []result.Summary{sum("cycles", 0, tc.cycles, 100), sum("task-clock", 0, 1e9, 100)}}
+		m := find(t, Builtin("").Compute(r, []string{"ghz"}, Options{}), "ghz", -1)
+		if got := strings.Contains(m.Warning, "implausible"); got != tc.warn || !m.Valid {
+			t.Errorf("%.3g cycles in 1 s of task-clock: %+v, want implausible %v", tc.cycles, m, tc.warn)
+		}
+	}
+}
