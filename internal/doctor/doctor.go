@@ -69,9 +69,9 @@ func (in *input) privileged() bool {
 func Diagnose(m *host.Machine, p *host.Platform, pr Probes) *Report {
 	in := &input{m: m, p: p, pr: pr, hv: DetectHypervisor(p)}
 	r := &Report{Schema: Schema, Host: m.Hostname, Kernel: m.Kernel, CPU: m.CPUString(),
-		Hypervisor: in.hv.Name, HardwareCounting: pr.Hardware == ""}
+		Hypervisor: in.hv.Name, HardwareCounting: pr.Hardware == "" && !pr.implausible()}
 	for _, c := range []func(*input) *Check{
-		checkSyscall, checkConfig, checkDriver, checkCounters, checkGeneric, checkRDPMC,
+		checkSyscall, checkConfig, checkDriver, checkCounters, checkValues, checkGeneric, checkRDPMC,
 		checkVirt, checkDeviceTree, checkACPI,
 		checkParanoid, checkCaps, checkLockdown, checkSeccomp,
 		checkWatchdog, checkPerfUsers, checkSampling,
@@ -116,6 +116,10 @@ func cause(in *input) string {
 		return "a seccomp filter refuses perf_event_open (" + in.pr.Software + ")" + containerName(p)
 	case in.pr.Software == "EACCES" || in.pr.Hardware == "EACCES":
 		return "perf_event_paranoid is " + p.Sysctl["perf_event_paranoid"] + " and this user has no CAP_PERFMON"
+	}
+	if in.m.Core != nil && in.pr.implausible() {
+		return fmt.Sprintf("the cpu PMU %s opens hardware events but its counters read %.0f GHz cycles: they do not count (an emulator that does not model this PMU?)",
+			in.m.Core.Name, in.pr.Clock)
 	}
 	if in.m.Core != nil {
 		return "the cpu PMU " + in.m.Core.Name + " refuses hardware events (" + in.pr.Hardware + ")"
@@ -282,6 +286,22 @@ func checkCounters(in *input) *Check {
 			c.Fix = []string{"the NMI watchdog holds one counter: sysctl -w kernel.nmi_watchdog=0"}
 		}
 	}
+	return c
+}
+
+// checkValues: the counters that open also count (cycles at a clock a CPU can run at).
+func checkValues(in *input) *Check {
+	if in.m.Core == nil || !in.pr.hardwareOK() || in.pr.Clock == 0 {
+		return nil
+	}
+	c := &Check{ID: "pmu.values", Title: "counter values"}
+	if in.pr.implausible() {
+		c.Verdict = Problem
+		c.Found = fmt.Sprintf("cycles read %.0f GHz over a short busy loop (no CPU runs above %d GHz): the counters open but do not count", in.pr.Clock, maxClockGHz)
+		c.Fix = []string{"hardware counts on this machine cannot be trusted (an emulator that does not model the PMU?): count software events (-e task-clock,page-faults) or simulate with pmc stat --sim"}
+		return c
+	}
+	c.Verdict, c.Found = OK, fmt.Sprintf("cycles at %.2f GHz over a short busy loop", in.pr.Clock)
 	return c
 }
 

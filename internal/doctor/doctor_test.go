@@ -10,6 +10,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/golden"
 	"github.com/pmc-tools/pmc/internal/host"
+	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
@@ -76,6 +77,8 @@ func TestDoctorVerdicts(t *testing.T) {
 			map[string]Verdict{"firmware.devicetree": Problem, "virt.hypervisor": Warning}, `compatible = "arm,cortex-a7-pmu"`},
 		{"qemu-a7-pmu", true, "",
 			map[string]Verdict{"firmware.devicetree": OK, "pmu.driver": OK, "pmu.counters": OK, "pmu.events": OK, "virt.hypervisor": OK}, ""},
+		{"qemu-raspi0-armv6", false, "armv6_1176 opens hardware events but its counters read 312 GHz",
+			map[string]Verdict{"pmu.driver": OK, "pmu.values": Problem}, "cannot be trusted"},
 		{"arm-no-hw-perf-events", false, "without the ARM PMU driver",
 			map[string]Verdict{"kernel.config": Problem, "firmware.devicetree": OK}, "CONFIG_HW_PERF_EVENTS=y"},
 		{"no-perf-events-kernel", false, "no perf_event_open",
@@ -184,5 +187,15 @@ func TestUserModeEmulation(t *testing.T) {
 	p.BinaryArch = "amd64"
 	if p.Emulated() {
 		t.Error("amd64 on x86_64 counted as emulated")
+	}
+}
+
+// measureClock on a software clock that counts nanoseconds (cpu-clock, in place of cycles,
+// which this machine may not have) reads one count per nanosecond of task-clock: the
+// measurement counts the busy loop on its own thread.
+func TestMeasureClock(t *testing.T) {
+	v := measureClock(perfevent.Attr{Type: perfevent.TypeSoftware, Config: perfevent.SWCPUClock, Disabled: true})
+	if v < 0.5 || v > 1.5 {
+		t.Errorf("cpu-clock per task-clock ns = %v, want 1", v)
 	}
 }

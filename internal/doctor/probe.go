@@ -2,6 +2,8 @@ package doctor
 
 import (
 	"errors"
+	"runtime"
+	"time"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -17,6 +19,51 @@ type Probes struct {
 	// CycleCounter: cycles still fitted beside them (a dedicated or fixed cycle counter).
 	Counters     int  `json:"counters"`
 	CycleCounter bool `json:"cycle_counter"`
+	// Clock is cycles (user space) per nanosecond of task-clock over a few milliseconds of
+	// busy work on this thread, in GHz (0: not measured). Counters that open are not always
+	// counters that count: an emulator may open a PMU it does not model (QEMU's raspi0 reads
+	// 74-606 "GHz").
+	Clock float64 `json:"clock_ghz,omitempty"`
+}
+
+// maxClockGHz is the fastest core clock pmc believes: no CPU runs above it.
+const maxClockGHz = 10
+
+// implausible says whether the counters read values no CPU can produce.
+func (pr Probes) implausible() bool { return pr.Clock > maxClockGHz }
+
+// measureClock counts cycles and task-clock on this thread over a short busy loop.
+func measureClock(cycles perfevent.Attr) float64 {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	times := perfevent.FormatTotalTimeEnabled | perfevent.FormatTotalTimeRunning
+	cycles.ReadFormat = times
+	tc, err := perfevent.Open("task-clock", perfevent.Attr{Type: perfevent.TypeSoftware, Config: perfevent.SWTaskClock, Disabled: true, ReadFormat: times}, 0, -1, nil)
+	if err != nil {
+		return 0
+	}
+	defer tc.Close()
+	cy, err := perfevent.Open("cycles", cycles, 0, -1, nil)
+	if err != nil {
+		return 0
+	}
+	defer cy.Close()
+	tc.Enable()
+	cy.Enable()
+	sink := 0
+	for start := time.Now(); time.Since(start) < 3*time.Millisecond; {
+		for i := range 10000 {
+			sink += i ^ sink
+		}
+	}
+	cy.Disable()
+	tc.Disable()
+	c, cerr := cy.Read()
+	t, terr := tc.Read()
+	if cerr != nil || terr != nil || c.Running == 0 || t.Raw == 0 || sink == 1 {
+		return 0
+	}
+	return float64(c.Raw) * float64(c.Enabled) / float64(c.Running) / float64(t.Raw)
 }
 
 // genericNames are the generic hardware events pmc doctor tries, in perf's order.
@@ -77,6 +124,9 @@ func ProbeKernel() Probes {
 		group = append(group, c)
 	}
 	p.Counters = len(group)
+	if p.Generic["cycles"] == "" {
+		p.Clock = measureClock(hw(perfevent.HWCPUCycles))
+	}
 	if len(group) > 0 && p.Generic["cycles"] == "" {
 		cyc := hw(perfevent.HWCPUCycles)
 		cyc.Disabled = false

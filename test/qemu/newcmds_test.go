@@ -244,7 +244,7 @@ func TestDoctor(t *testing.T) {
 					t.Errorf("%s: problem in %s: %s", g.Name, c.ID, c.Found)
 				}
 			}
-			ids := []string{"pmu.driver", "pmu.counters", "firmware.devicetree"}
+			ids := []string{"pmu.driver", "pmu.counters", "pmu.values", "firmware.devicetree"}
 			if g.Name == "arm64" {
 				// QEMU's PMCEID advertises only CPU_CYCLES and INST_RETIRED: the kernel maps no
 				// event to the other generic names, a warning.
