@@ -233,6 +233,69 @@ func TestPprof(t *testing.T) {
 	}
 }
 
+// TestPprofProfileOptions: every sampled event gets its own sample type (a sample's period
+// under its event only, the first sampled event the default), and DSOAddresses puts each
+// location at its address in the binary (nm's) inside a mapping spanning the binary's
+// segments, the same for two processes loaded at different bases.
+func TestPprofProfileOptions(t *testing.T) {
+	if _, err := exec.LookPath("cc"); err != nil {
+		t.Skip("no cc")
+	}
+	bin := filepath.Join(t.TempDir(), "prog")
+	src, _ := filepath.Abs("../symbol/testdata/prog.c")
+	if out, err := exec.Command("cc", "-g", "-O1", "-fPIE", "-pie", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("cc: %v\n%s", err, out)
+	}
+	a := nmAddrs(t, bin)
+	b := pmcprof.NewBuilder(symbol.NewResolver(os.DirFS("/")))
+	b.Event(1, "dummy")
+	b.Event(2, "cpu-clock")
+	b.Event(3, "page-faults")
+	for pid, base := range map[int]uint64{5: 0x555555554000, 6: 0x5555aaaa0000} {
+		b.Comm(pmcprof.CommEvent{Pid: pid, Tid: pid, Comm: "prog"})
+		b.Mmap(textMmap(t, pid, bin, base))
+		b.Sample(pmcprof.SampleEvent{EventID: 2, Pid: pid, Tid: pid, Period: 1000, Callchain: []uint64{ctxUser, base + a["leaf"] + 4, base + a["main"] + 9}})
+		b.Sample(pmcprof.SampleEvent{EventID: 3, Pid: pid, Tid: pid, Period: 7, Callchain: []uint64{ctxUser, base + a["leaf"] + 4}})
+	}
+	pp, err := PprofProfile(b.Profile(), PprofOptions{DSOAddresses: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var types []string
+	for _, st := range pp.SampleType {
+		types = append(types, st.Type+"/"+st.Unit)
+	}
+	if got := strings.Join(types, " "); got != "samples/count cpu-clock/nanoseconds page-faults/count" || pp.DefaultSampleType != "cpu-clock" {
+		t.Errorf("sample types %s, default %s", got, pp.DefaultSampleType)
+	}
+	f, err := elf.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var limit uint64
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD {
+			limit = max(limit, p.Vaddr+p.Memsz)
+		}
+	}
+	if len(pp.Mapping) != 1 || pp.Mapping[0].Start != 0 || pp.Mapping[0].Limit != limit {
+		t.Errorf("mappings %+v, want one of [0, %#x)", pp.Mapping, limit)
+	}
+	var got []string
+	for _, s := range pp.Sample {
+		l := s.Location[0]
+		got = append(got, fmt.Sprintf("%v %s+%#x", s.Value, l.Line[0].Function.Name, l.Address-a[l.Line[0].Function.Name]))
+	}
+	want := "[1 1000 0] leaf+0x4,[1 0 7] leaf+0x4,[1 1000 0] leaf+0x4,[1 0 7] leaf+0x4"
+	if strings.Join(got, ",") != want {
+		t.Errorf("samples %s\nwant    %s", strings.Join(got, ","), want)
+	}
+	if len(pp.Location) != 2 { // leaf+4 and main+9, shared by both processes
+		t.Errorf("%d locations, want 2", len(pp.Location))
+	}
+}
+
 func TestHTMLFlameGraphInChromium(t *testing.T) {
 	browsertest.Browser(t)
 	p := fixture(t)
