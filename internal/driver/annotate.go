@@ -67,14 +67,13 @@ func (r *Result) Annotate(o AnnotateOptions) (*Annotation, error) {
 			}
 		}
 	}
-	code := symbol.NewCodeReader(r.res)
+	code := r.Code()
 	defer code.Close()
 	a := &Annotation{}
 	archived := map[*profile.DSO]bool{}
 	skipped := map[string]int{} // reason -> functions
-	names := map[*elf.File]disasm.Symbolizer{}
 	for _, h := range chosen {
-		res, fromArchive, err := annotateOne(code, names, h, p.Events[ev].Name, o)
+		res, fromArchive, err := annotateOne(code, h, p.Events[ev].Name, o)
 		if err != nil {
 			if o.Symbol != "" {
 				return nil, err
@@ -173,36 +172,16 @@ func object(d *profile.DSO) symbol.Object {
 
 // annotateOne disassembles h's function and lays its samples out; archived, when the code
 // came from the symbol archive, says why the binary could not be used.
-func annotateOne(code *symbol.CodeReader, names map[*elf.File]disasm.Symbolizer, h *hotSymbol, event string, o AnnotateOptions) (res *annotate.Result, archived, err error) {
+func annotateOne(code *Code, h *hotSymbol, event string, o AnnotateOptions) (res *annotate.Result, archived, err error) {
 	sym := h.sym
-	fc, err := code.Function(object(sym.DSO), sym.Start, sym.Size, sym.Name)
+	insts, fc, err := code.Disassemble(sym)
 	if err != nil {
 		return nil, nil, err
 	}
-	arch, ok := disasm.ArchOf(fc.Machine, fc.Value)
-	if !ok {
-		return nil, nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, fc.Machine)
-	}
-	opt := &disasm.Options{Mapping: mapping(fc)}
-	if fc.ELF != nil {
-		// The binary's own names, as objdump (and so perf annotate) gives them.
-		if names[fc.ELF] == nil {
-			names[fc.ELF] = disasm.ELFSymbols(fc.ELF)
-		}
-		opt.Symbols = names[fc.ELF]
-	} else if t := sym.DSO.Table; t != nil {
-		opt.Symbols = func(a uint64) (string, uint64, bool) {
-			s := t.Lookup(a)
-			if s == nil {
-				return "", 0, false
-			}
-			return s.Name, s.Addr, true
-		}
-	}
 	in := annotate.Input{Symbol: sym.Name, Start: sym.Start, DSO: profile.DSOName(sym.DSO), Event: event,
-		Insts: disasm.Decode(arch, sym.Start, fc.Bytes, opt), Periods: h.periods, Samples: h.samples}
+		Insts: insts, Periods: h.periods, Samples: h.samples}
 	if o.Source {
-		if lines := code.Lines(object(sym.DSO), sym.Start); lines != nil {
+		if lines := code.Reader.Lines(object(sym.DSO), sym.Start); lines != nil {
 			in.Lines = func(a uint64) (string, int, bool) {
 				f, l := lines.Lookup(a)
 				return f, l, f != ""
@@ -213,6 +192,56 @@ func annotateOne(code *symbol.CodeReader, names map[*elf.File]disasm.Symbolizer,
 		}
 	}
 	return annotate.Build(in), fc.Archived, nil
+}
+
+// Code reads and decodes the functions of a loaded recording's binaries, as pmc annotate
+// shows them; Close releases the binaries.
+type Code struct {
+	// Reader reads the code and line tables from the binaries the recording's symbols came
+	// from (the same files, debug files and archive).
+	Reader *symbol.CodeReader
+	names  map[*elf.File]disasm.Symbolizer // each binary's names for branch targets, made once
+}
+
+// Code returns a Code for r's binaries.
+func (r *Result) Code() *Code { return &Code{Reader: symbol.NewCodeReader(r.res)} }
+
+// Close releases the binaries opened.
+func (c *Code) Close() { c.Reader.Close() }
+
+// Disassemble reads the machine code of sym (a function of a profile's DSO) and decodes it,
+// branch targets named as objdump names them (from the binary, else from the DSO's symbol
+// table); fc says where the code came from (FuncCode.Archived: the symbol archive, and why
+// the binary could not be used).
+func (c *Code) Disassemble(sym *profile.Symbol) (insts []disasm.Inst, fc *symbol.FuncCode, err error) {
+	fc, err = c.Reader.Function(object(sym.DSO), sym.Start, sym.Size, sym.Name)
+	if err != nil {
+		return nil, nil, err
+	}
+	arch, ok := disasm.ArchOf(fc.Machine, fc.Value)
+	if !ok {
+		return nil, nil, fmt.Errorf("%s: machine %v: pmc decodes x86-64, arm64, ARM and Thumb-2 only", sym.DSO.Name, fc.Machine)
+	}
+	opt := &disasm.Options{Mapping: mapping(fc)}
+	if fc.ELF != nil {
+		// The binary's own names, as objdump (and so perf annotate) gives them.
+		if c.names == nil {
+			c.names = map[*elf.File]disasm.Symbolizer{}
+		}
+		if c.names[fc.ELF] == nil {
+			c.names[fc.ELF] = disasm.ELFSymbols(fc.ELF)
+		}
+		opt.Symbols = c.names[fc.ELF]
+	} else if t := sym.DSO.Table; t != nil {
+		opt.Symbols = func(a uint64) (string, uint64, bool) {
+			s := t.Lookup(a)
+			if s == nil {
+				return "", 0, false
+			}
+			return s.Name, s.Addr, true
+		}
+	}
+	return disasm.Decode(arch, sym.Start, fc.Bytes, opt), fc, nil
 }
 
 // mapping is the ARM mapping symbols of a function's file (disasm tells ARM from Thumb
