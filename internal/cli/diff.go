@@ -19,6 +19,7 @@ type diffFlags struct {
 	callGraph bool
 	output    string
 	event     string
+	http      string
 	changed   func(string) bool
 }
 
@@ -35,9 +36,14 @@ Unlike perf diff, the main programs' functions are matched by name across differ
 executables (./naive vs ./interchange give one row per function); shared libraries and the
 kernel by shared object and name. --sort dso,sym is perf diff's matching, --sort sym
 matches by name alone. With call chains (-g) a second table compares the inclusive
-(children) shares. --json writes pmc.diff/v1.`,
+(children) shares. --json writes pmc.diff/v1. --http serves NEW against BASELINE in
+pprof's web interface (values normalized to the baseline's total, so a function's percentage
+is its Delta Abs).`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
+			if f.changed("http") {
+				return runDiffHTTP(cmd, e, f, args)
+			}
 			return runDiff(e, f, args)
 		},
 	}
@@ -49,6 +55,7 @@ matches by name alone. With call chains (-g) a second table compares the inclusi
 	fl.StringVarP(&f.output, "output", "o", "", "write to this file instead of stdout")
 	fl.StringVarP(&f.event, "event", "e", "", "compare this event (default: the baseline's first event with samples)")
 	f.syms.add(fl)
+	httpFlag(cmd, &f.http)
 	return cmd
 }
 

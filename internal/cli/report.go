@@ -42,6 +42,7 @@ type reportFlags struct {
 	noGroup       bool
 	branchStack   bool
 	noBranchStack bool
+	http          string
 	changed       func(string) bool
 }
 
@@ -62,7 +63,8 @@ the file (FILE.pmcsym). Kernel symbols come from --kallsyms FILE or --vmlinux FI
 the archive, else /proc/kallsyms when the running kernel is the recorded one (same
 build-id, or the file names none), as perf report decides: a recording of another kernel
 keeps its kernel addresses.
-Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (flame graph).`,
+Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (flame graph).
+--http serves the interactive view (pprof's web interface, pmc's symbols and disassembler).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			// perf's -g takes its value as the next word too (-g caller): pmc's -g, whose
 			// value is optional, leaves it as an argument.
@@ -76,6 +78,9 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
+			if f.changed("http") {
+				return runReportHTTP(cmd, e, f)
+			}
 			return runReport(e, f)
 		},
 	}
@@ -99,6 +104,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
 	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
 	fl.BoolVar(&f.noBranchStack, "no-branch-stack", false, "report where samples hit even when they have branch stacks")
+	httpFlag(cmd, &f.http)
 	return cmd
 }
 
