@@ -6,7 +6,8 @@
 #   3. where there is no PMU: the same loop orders SIMULATED by cachegrind (pmc compare --sim);
 #      and two simulated machines (last-level caches of 64 and 512 KiB), each result saved with
 #      pmc stat --sim --json, then compared: labelled SIMULATED, the caches a machine difference
-#   4. where the time goes inside the naive product: pmc record, pmc report, pmc annotate
+#   4. where the time goes inside the naive product: pmc record, pmc report, pmc annotate, and
+#      the command that opens the recording in the web view (pmc report --http)
 #   5. a quick pmc mem run (the memory hierarchy probe) over a reduced range
 # Needs only `make demo` (builds bin/pmc and the workloads). About 20 s on an idle 2-core VM.
 set -uo pipefail
@@ -65,10 +66,15 @@ fi
 
 if "$PMC" report --help >/dev/null 2>&1; then
 	say "where the naive product spends its time: pmc record, then pmc report"
-	"$PMC" record -o "$TMP/perf.data" -- "$WL/matmul-novec" --order ijk --size "$N" >/dev/null
-	"$PMC" report -i "$TMP/perf.data" --stdio --percent-limit 2 | grep -v '^$' | head -20
+	# Kept in bin/ (not the temporary directory) for the web view offered below.
+	DATA=bin/demo.perf.data
+	"$PMC" record -g -o "$DATA" -- "$WL/matmul-novec" --order ijk --size "$N" >/dev/null
+	"$PMC" report -i "$DATA" --stdio --no-children -g=false --percent-limit 2 | grep -v '^$' | head -20
 	echo "its hottest instructions (pmc annotate main: '>' marks the 5 hottest):"
-	"$PMC" annotate -i "$TMP/perf.data" main | grep '^>'
+	"$PMC" annotate -i "$DATA" main | grep '^>'
+	echo
+	echo "to explore it in a browser (flame graph, top, source, disassembly; Ctrl-C stops):"
+	echo "    $PMC report -i $DATA --http     # then open the URL it prints"
 fi
 
 say "pmc mem --max 64M --hops 262144 --samples 300 (the memory hierarchy probe, reduced range)"

@@ -13,6 +13,7 @@ PKGS=(
 	# rendered in it. libc's debug file (symbols and DWARF lines by build-id),
 	# llvm-addr2line as the DWARF 5 line reference.
 	chromium
+	graphviz                 # dot: pmc report --http's graph view, loaded in the browser test
 	libc6-dbg
 	llvm
 	# pmc exporter's tests: a real Prometheus server (run by the test on a free port) and promtool.

@@ -16,6 +16,7 @@
 //
 // The machine is an interface (Machine: the running kernel's build-id and symbols) so tests
 // give a snapshot. Annotate picks a profile's hottest functions and lays their machine code
-// out (code and line tables read per function through symbol.CodeReader); Diff loads the
-// files pmc diff compares.
+// out (code and line tables read per function through symbol.CodeReader); Disassemble is
+// that decoding alone, for any function (the web view's disassembly); Diff loads the files pmc
+// diff compares.
 package driver
