@@ -173,9 +173,9 @@ func TestFolded(t *testing.T) {
 	}
 }
 
-// PIE with DWARF: the pprof file has functions with files and lines, and go tool pprof
-// reads it.
-func TestPprof(t *testing.T) {
+// progPIE builds symbol's test program as a PIE with DWARF.
+func progPIE(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("cc"); err != nil {
 		t.Skip("no cc")
 	}
@@ -184,6 +184,13 @@ func TestPprof(t *testing.T) {
 	if out, err := exec.Command("cc", "-g", "-O1", "-fPIE", "-pie", "-o", bin, src).CombinedOutput(); err != nil {
 		t.Fatalf("cc: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// PIE with DWARF: the pprof file has functions with files and lines, and go tool pprof
+// reads it.
+func TestPprof(t *testing.T) {
+	bin := progPIE(t)
 	a := nmAddrs(t, bin)
 	const base = 0x555555554000
 	b := pmcprof.NewBuilder(symbol.NewResolver(os.DirFS("/")))
@@ -238,14 +245,7 @@ func TestPprof(t *testing.T) {
 // location at its address in the binary (nm's) inside a mapping spanning the binary's
 // segments, the same for two processes loaded at different bases.
 func TestPprofProfileOptions(t *testing.T) {
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("no cc")
-	}
-	bin := filepath.Join(t.TempDir(), "prog")
-	src, _ := filepath.Abs("../symbol/testdata/prog.c")
-	if out, err := exec.Command("cc", "-g", "-O1", "-fPIE", "-pie", "-o", bin, src).CombinedOutput(); err != nil {
-		t.Fatalf("cc: %v\n%s", err, out)
-	}
+	bin := progPIE(t)
 	a := nmAddrs(t, bin)
 	b := pmcprof.NewBuilder(symbol.NewResolver(os.DirFS("/")))
 	b.Event(1, "dummy")
