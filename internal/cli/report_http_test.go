@@ -7,6 +7,7 @@ import (
 	"html"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -448,5 +449,39 @@ func checkWebDiff(t *testing.T, base, cur string) {
 			t.Errorf("diff top: %s flat %.2f%%, pmc diff: %.2f%%", fn, got, want[fn])
 		}
 		t.Logf("diff top: %s %+.2f%% (pmc diff: %+.2f%%)", fn, top[fn].flat, want[fn])
+	}
+}
+
+// TestReportHTTPRefuses: --http's mistakes get one line naming the fix and exit 1 before
+// anything is served: an address given as a separate word, an export beside it, a port in
+// use (before the file is read), a recording without samples, a diff of one file.
+func TestReportHTTPRefuses(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	empty := filepath.Join(t.TempDir(), "empty.data")
+	var stdout, stderr bytes.Buffer
+	if code := testRun([]string{"record", "-e", "cpu-clock", "-c", "1000000000000", "-o", empty, "--", "true"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("pmc record: %d %s", code, stderr.String())
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "-i", empty, "--http", "8080"}, `pmc report takes no argument "8080": write --http=8080`},
+		{[]string{"report", "-i", empty, "--http", "--json"}, "--http serves the recording: leave out --json"},
+		{[]string{"report", "-i", "no-such.data", "--http=" + busy.Addr().String()}, "address already in use"},
+		{[]string{"report", "-i", empty, "--http"}, "the file has no samples: record again with a longer workload"},
+		{[]string{"report", "-i", empty, "--http=a:b:c"}, "--http a:b:c: give HOST:PORT, :PORT or PORT"},
+		{[]string{"diff", "--http", empty}, "--http shows one difference: give BASELINE NEW"},
+	} {
+		stdout.Reset()
+		stderr.Reset()
+		code := testRun(c.args, &stdout, &stderr)
+		if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); code != 1 || len(lines) != 1 || !strings.Contains(lines[0], c.want) {
+			t.Errorf("pmc %v: exit %d, stderr %q; want one line with %q", c.args, code, stderr.String(), c.want)
+		}
 	}
 }

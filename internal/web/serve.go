@@ -59,6 +59,9 @@ func Listen(addr string) (net.Listener, error) {
 
 // Report serves the recording's profile (every sampled event) until ctx is done.
 func Report(ctx context.Context, rec Recording, o Options) error {
+	if _, err := pmcdriver.PickEvent(rec.Result.Profile, ""); err != nil {
+		return fmt.Errorf("%s: %v", rec.Path, err) // an empty view would look like a bug
+	}
 	p, err := proffmt.PprofProfile(rec.Result.Profile, proffmt.PprofOptions{DSOAddresses: true})
 	if err != nil {
 		return err
