@@ -17,7 +17,7 @@ import (
 // separate word after it is an argument, which report (taking none) explains.
 func httpFlag(cmd *cobra.Command, addr *string) {
 	fl := cmd.Flags()
-	fl.StringVar(addr, "http", "", "serve the interactive web view (pprof's: flame graph, top, graph, peek, source, disassembly) on this address, 127.0.0.1 on a free port when none is given (--http=ADDR); Ctrl-C stops")
+	fl.StringVar(addr, "http", "", "serve the interactive web view (pprof's: flame graph, top, graph, peek, source, disassembly) on `ADDR`: PORT, :PORT or HOST:PORT joined by =, 127.0.0.1 on a free port without; Ctrl-C stops")
 	fl.Lookup("http").NoOptDefVal = "127.0.0.1:0"
 	if args := cmd.Args; args != nil {
 		cmd.Args = func(c *cobra.Command, a []string) error {
