@@ -44,6 +44,7 @@ func TestReportHTTPInChromium(t *testing.T) {
 	// The graph view with graphviz (when installed) on perf's recording, without on pmc's.
 	t.Run("perf", func(t *testing.T) { checkWebViews(t, perfData, true) })
 	t.Run("pmc", func(t *testing.T) { checkWebViews(t, pmcData, false) })
+	t.Run("archive", func(t *testing.T) { checkWebArchive(t, exe) })
 	t.Run("diff", func(t *testing.T) {
 		ikj := filepath.Join(dir, "ikj.data")
 		if code := testRun([]string{"record", "-g", "-e", "cpu-clock", "-o", ikj, "--", exe, "--order", "ikj", "--size", "700"}, &stdout, &stderr); code != 0 {
@@ -484,4 +485,35 @@ func TestReportHTTPRefuses(t *testing.T) {
 			t.Errorf("pmc %v: exit %d, stderr %q; want one line with %q", c.args, code, stderr.String(), c.want)
 		}
 	}
+}
+
+// checkWebArchive: a recording made with --embed-symbols is served after its binary is gone,
+// its symbols and the sampled functions' code from FILE.pmcsym: the flame graph still has
+// naive under main, and the disassembly view's hottest instruction has the share pmc
+// annotate gives it from the same archive.
+func checkWebArchive(t *testing.T, exe string) {
+	dir := t.TempDir()
+	moved := filepath.Join(dir, "matmul")
+	if out, err := exec.Command("cp", exe, moved).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	data := filepath.Join(dir, "embed.data")
+	var stdout, stderr bytes.Buffer
+	if code := testRun([]string{"record", "-g", "--embed-symbols", "-e", "cpu-clock", "-o", data, "--", moved, "--size", "500"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("pmc record: exit %d\n%s", code, stderr.String())
+	}
+	if err := os.Remove(moved); err != nil {
+		t.Fatal(err)
+	}
+	s := serveWeb(t, false, "report", "-i", data, "--http")
+	boxes := flameBoxes(s.view(t, "flamegraph"))
+	if main, naive := boxes["main"], boxes["naive"]; main == nil || naive == nil || naive.top != main.top+main.height {
+		t.Errorf("without the binary, the flame graph has no naive under main: %v", boxes)
+	}
+	addr, text, pct := hottestInstruction(t, s.view(t, "disasm?f=naive&unit=ns"))
+	ann := annotatePercents(t, data, "naive")
+	if a := ann[addr]; math.Abs(pct-a.pct) > 0.0051 || a.text != text {
+		t.Errorf("from the archive: disassembly view %x %q %.4f%%; pmc annotate %q %.2f%%", addr, text, pct, a.text, a.pct)
+	}
+	t.Logf("from the archive: hottest %x %s %.2f%% of naive; pmc annotate %.2f%%", addr, text, pct, ann[addr].pct)
 }
