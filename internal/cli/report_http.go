@@ -67,7 +67,7 @@ func runReportHTTP(cmd *cobra.Command, e *env, f *reportFlags) error {
 	}
 	ctx, stop := serveContext(cmd)
 	defer stop()
-	return web.Report(ctx, rec, web.Options{Listener: ln, Cmd: "report", Stderr: e.stderr})
+	return web.Report(ctx, rec, f.event, web.Options{Listener: ln, Cmd: "report", Stderr: e.stderr})
 }
 
 // runDiffHTTP is pmc diff --http: NEW against BASELINE in pprof's web interface.

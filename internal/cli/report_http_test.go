@@ -476,6 +476,7 @@ func TestReportHTTPRefuses(t *testing.T) {
 		{[]string{"report", "-i", "no-such.data", "--http=" + busy.Addr().String()}, "address already in use"},
 		{[]string{"report", "-i", empty, "--http"}, "the file has no samples: record again with a longer workload"},
 		{[]string{"report", "-i", empty, "--http=a:b:c"}, "--http a:b:c: give HOST:PORT, :PORT or PORT"},
+		{[]string{"report", "-i", empty, "--http", "-e", "cycles"}, `no event "cycles" in the file: use one of cpu-clock`},
 		{[]string{"diff", "--http", empty}, "--http shows one difference: give BASELINE NEW"},
 	} {
 		stdout.Reset()

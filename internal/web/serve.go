@@ -57,12 +57,20 @@ func Listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// Report serves the recording's profile (every sampled event) until ctx is done.
-func Report(ctx context.Context, rec Recording, o Options) error {
-	if _, err := pmcdriver.PickEvent(rec.Result.Profile, ""); err != nil {
+// Report serves the recording's profile (every sampled event) until ctx is done; event, when
+// not "", is the one shown first (else the one perf report shows first).
+func Report(ctx context.Context, rec Recording, event string, o Options) error {
+	first, err := pmcdriver.PickEvent(rec.Result.Profile, event)
+	if err != nil {
 		return fmt.Errorf("%s: %v", rec.Path, err) // an empty view would look like a bug
 	}
-	p, err := proffmt.PprofProfile(rec.Result.Profile, proffmt.PprofOptions{DSOAddresses: true})
+	events := []int{first}
+	for _, e := range rec.Result.Profile.Events {
+		if e.Samples > 0 && e.Index != first {
+			events = append(events, e.Index)
+		}
+	}
+	p, err := proffmt.PprofProfile(rec.Result.Profile, proffmt.PprofOptions{Events: events, DSOAddresses: true})
 	if err != nil {
 		return err
 	}
