@@ -20,7 +20,7 @@ const releaseLDFlags = "-s -w"
 // protobuf, exporter-toolkit, net/http: 9.5 MB without them, 16.9 MB with them), so the bound
 // is the size measured when it was set plus a margin: a change that adds a heavy dependency
 // fails here and has to raise it on purpose. Raised from 17.6 MB for pmc report --http,
-// pprof's web interface (github.com/google/pprof/driver): +1.52 MB, 18.62 MB.
+// pprof's web interface (github.com/google/pprof/driver): +1.53 MB, 18.73 MB.
 const maxReleaseBytes = 19_100_000
 
 var (
