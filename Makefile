@@ -7,7 +7,7 @@ GOFLAGS := -trimpath -buildvcs=auto
 LDFLAGS ?= -s -w
 export CGO_ENABLED := 0
 
-.PHONY: all build workloads demo test test-go test-qemu deps fuzz clean cross
+.PHONY: all build workloads demo test test-go test-qemu test-perfsuite deps fuzz clean cross
 
 all: build workloads
 
@@ -27,7 +27,7 @@ demo: build workloads
 	./scripts/demo.sh
 
 # Everything: installs what it needs (apt), unit + end-to-end tests, then the QEMU ARM guests.
-test: deps build workloads test-go test-release test-qemu
+test: deps build workloads test-go test-perfsuite test-release test-qemu
 
 deps:
 	./scripts/deps.sh
@@ -42,6 +42,11 @@ test-go:
 
 test-qemu:
 	./test/qemu/run.sh
+
+# perf's own shell tests (Debian's linux-perf) run with the real perf, then with pmc in its place
+# through test/perfsuite/perf; prints a table of both. PMC_PERFSUITE_RUN=REGEXP picks tests.
+test-perfsuite: build
+	PMC_PERFSUITE=1 PMC_BIN=$(CURDIR)/$(BIN) $(GO) test -count=1 -v -timeout 90m ./test/perfsuite
 
 # Every fuzz target for FUZZTIME each (default 10s); FUZZTIME=5m scripts/fuzz.sh ./internal/x for one package.
 fuzz:
