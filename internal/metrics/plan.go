@@ -301,6 +301,9 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 		for _, o := range ops {
 			g.Events = append(g.Events, o.name)
 		}
+		if len(g.Events) == 0 {
+			continue // its only counter event is pinned (ghz: cycles / task-clock): no "{}"
+		}
 		for _, name := range names {
 			if hw, ok := byMetric[name]; ok && subset(withoutPinned(hw, pinned), ops) && contains(b.metrics, name) {
 				g.Metrics = append(g.Metrics, name)
