@@ -50,6 +50,8 @@ type listing struct {
 
 type listFlags struct {
 	long, json bool
+	rawDump    bool // --raw-dump: names only, on one line, as perf
+	piped      bool // stdout is no terminal: the text lists every tracepoint, as perf's does
 	cHeader    bool
 	cpu        string
 	eventFile  string
@@ -73,12 +75,14 @@ sw, hw, cache, pmu, tracepoint, table.`,
 			if len(args) == 1 {
 				pattern = args[0]
 			}
+			f.piped = !isTerminal(e.stdout)
 			return runList(e.stdout, e.machine(), f, pattern)
 		},
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&f.long, "long", false, "print descriptions and caveats")
 	fl.BoolVar(&f.json, "json", false, "print JSON (schema pmc.list/v1)")
+	fl.BoolVar(&f.rawDump, "raw-dump", false, "print only the names of the countable events, on one line, as perf list --raw-dump [hw|sw|cache|pmu|tracepoint|metrics|metricgroups]")
 	fl.BoolVar(&f.cHeader, "c-header", false, "print the CPU's event table as a C array for include/pmc.h (PMC_EVENT_TABLE)")
 	fl.StringVar(&f.cpu, "cpu", "", "use this CPU's table instead of the detected one (pmc list --cpu help lists them)")
 	fl.StringVar(&f.eventFile, "event-file", "", "also read events from a pmu-events or Intel perfmon JSON file or directory")
@@ -130,6 +134,9 @@ func runList(w io.Writer, on *host.Machine, f *listFlags, pattern string) error 
 		}
 		return writeCHeader(w, m.Table)
 	}
+	if f.rawDump {
+		return writeRawDump(w, m, pattern)
+	}
 	var extra *catalog.Table
 	if f.eventFile != "" {
 		if extra, err = loadEventFile(m, f.eventFile); err != nil {
@@ -137,6 +144,12 @@ func runList(w io.Writer, on *host.Machine, f *listFlags, pattern string) error 
 		}
 	}
 	l := collect(m, extra, pattern)
+	if pattern == "" && f.piped && !f.json && !m.Browsed {
+		// A terminal gets the count of tracepoints; a pipe gets them all, as `perf list | grep
+		// sched:` expects.
+		l.Events = append(l.Events, collect(m, nil, "tracepoint").Events...)
+		l.Tracepoints = 0
+	}
 	if len(l.Events) == 0 && strings.EqualFold(pattern, "tracepoint") {
 		return errors.New("no tracepoints here: tracefs is not mounted or not readable (mount -t tracefs nodev /sys/kernel/tracing)")
 	}

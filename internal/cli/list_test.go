@@ -61,9 +61,46 @@ func TestListOnThisX86VM(t *testing.T) {
 		"bus-cycles                                 [hardware; not supported on amd-zen3]",
 		"msr/tsc/",
 		"Events of table amd-zen3 (59; table (not countable here) unless marked)",
-		"Tracepoints: 8 ",
+		"Tracepoints (8):", // not a terminal: every tracepoint, as `perf list | grep` expects
+		"  sched:sched_switch                         [tracepoint]",
 	)
 	checkGolden(t, "x86-vm.golden", out)
+
+	// On a terminal, the tracepoints are counted, not listed.
+	var b bytes.Buffer
+	if err := runList(&b, machine(), &listFlags{}, ""); err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, b.String(), "Tracepoints: 8 (list them with pmc list 'SUBSYSTEM:*' or pmc list '*:*')")
+	if strings.Contains(b.String(), "sched:sched_switch") {
+		t.Errorf("a terminal's list names the tracepoints:\n%s", b.String())
+	}
+}
+
+// --raw-dump names the countable events on one line, as perf list --raw-dump (perf's own
+// tests loop over it): the x86 VM has no core PMU, so no hardware event is named.
+func TestListRawDump(t *testing.T) {
+	onHost(t, "x86-vm")
+	for what, want := range map[string]string{
+		"sw":           "cpu-clock task-clock page-faults minor-faults major-faults context-switches cpu-migrations alignment-faults emulation-faults dummy bpf-output cgroup-switches\n",
+		"hw":           "\n",
+		"cache":        "\n",
+		"pmu":          "msr/tsc/\n",
+		"sched:*":      "sched:sched_process_exec sched:sched_switch sched:sched_wakeup\n",
+		"metricgroups": "branch cache default ipc software stall tlb\n",
+	} {
+		out, errs, code := runPMC("list", "--raw-dump", what)
+		if code != 0 || out != want {
+			t.Errorf("list --raw-dump %s: exit %d %s\n got %q\nwant %q", what, code, errs, out, want)
+		}
+	}
+	out, _, _ := runPMC("list", "--raw-dump", "metrics")
+	mustContain(t, out, "ipc ", " ghz ", " cpus_utilized ", " page_faults_per_sec ")
+	out, _, _ = runPMC("list", "--raw-dump")
+	if strings.Count(out, "\n") != 1 || !strings.Contains(out, "task-clock") || !strings.Contains(out, "msr/tsc/") ||
+		!strings.Contains(out, "syscalls:sys_exit_read") || strings.Contains(out, "mem:ADDR") || strings.Contains(out, "instructions") {
+		t.Errorf("list --raw-dump: %q", out)
+	}
 }
 
 type listJSON struct {
