@@ -72,6 +72,7 @@ func (m *metricFlags) reportArg(fl *pflag.FlagSet, args []string) ([]string, err
 type metricPlan struct {
 	set      *metrics.Set
 	names    []string // asked for (-M, --metric-group, the report's default set): always shown
+	asked    []string // the names -M and --metric-group chose (the text names these)
 	defaults []string // perf's default "#" column: shown only when their operands were counted
 	opt      metrics.Options
 	warnings []string      // one line each, printed before counting
@@ -103,7 +104,7 @@ func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error)
 	if err != nil {
 		return nil, fmt.Errorf("-M/--metric-group: %w", err)
 	}
-	p.names, p.warnings = names, warnings
+	p.names, p.asked, p.warnings = names, names, warnings
 	if d, err := set.Select(metrics.GroupDefault); err == nil {
 		for _, n := range d {
 			if !contains(names, n) {
@@ -277,7 +278,7 @@ func (p *metricPlan) result(res *result.Stat) []result.Metric {
 	if p == nil || p.set == nil {
 		return nil
 	}
-	out := p.set.Compute(res, p.names, p.opt)
+	out := p.markAsked(p.set.Compute(res, p.names, p.opt))
 	skip := p.opt
 	skip.SkipMissing = true
 	out = append(out, valid(p.set.Compute(res, p.defaults, skip))...)
@@ -314,6 +315,15 @@ func (p *metricPlan) spread(res *result.Stat) {
 	}
 }
 
+// markAsked marks the metrics -M and --metric-group named (not the report's defaults): the
+// text names them.
+func (p *metricPlan) markAsked(ms []result.Metric) []result.Metric {
+	for i := range ms {
+		ms[i].Asked = contains(p.asked, ms[i].Name)
+	}
+	return ms
+}
+
 // summaryCounts is the summary as counts (their means), what metrics.Rates reads.
 func summaryCounts(res *result.Stat) []result.Count {
 	out := make([]result.Count, len(res.Summary))
@@ -328,7 +338,7 @@ func (p *metricPlan) interval(counts []result.Count, sec float64) []result.Metri
 	if p == nil || p.set == nil {
 		return nil
 	}
-	out := p.set.ComputeCounts(counts, sec, p.names, p.opt)
+	out := p.markAsked(p.set.ComputeCounts(counts, sec, p.names, p.opt))
 	skip := p.opt
 	skip.SkipMissing = true
 	out = append(out, valid(p.set.ComputeCounts(counts, sec, p.defaults, skip))...)

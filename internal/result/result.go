@@ -240,7 +240,8 @@ func (r *Stat) RunsDone() int {
 
 // Metric is a value derived from counts (IPC, miss ratios, rates), computed by package metrics.
 type Metric struct {
-	Name     string  `json:"name"` // "IPC", "L1D_miss_ratio"
+	Name     string  `json:"name"`            // "IPC", "L1D_miss_ratio"
+	Asked    bool    `json:"asked,omitempty"` // named by -M or --metric-group (not a default one)
 	Value    float64 `json:"value"`
 	Unit     string  `json:"unit,omitempty"`    // "insn per cycle", "%", "PTI", "/sec", "GHz"
 	Event    string  `json:"event,omitempty"`   // the event row the text output prints it beside

@@ -110,7 +110,8 @@ type metricText struct {
 // describeMetric applies perf's conventions: IPC with two decimals, percentages with two
 // decimals and a '%', rates scaled to K/M/G per second, everything else with three
 // decimals. Units that are not self-describing ("%", "PTI", none) are followed by the
-// metric's name so the number can be told apart from the others. An undefined metric
+// metric's name so the number can be told apart from the others, and so is every metric
+// asked for by name (as perf names the metrics of -M: "2.512 GHz ghz"). An undefined metric
 // (Valid false) prints "undefined" in the number's place and "" in CSV.
 func describeMetric(m result.Metric) metricText {
 	v, unit := m.Value, m.Unit
@@ -127,7 +128,7 @@ func describeMetric(m result.Metric) metricText {
 		t.num, t.value = fmt.Sprintf("%8.3f", v), strconv.FormatFloat(v, 'f', 3, 64)
 	}
 	t.unit = unit
-	if !selfDescribing(unit) && m.Name != "" {
+	if (!selfDescribing(unit) || m.Asked) && m.Name != "" {
 		t.unit = strings.TrimSpace(unit + " " + m.Name)
 	}
 	if !m.Valid {
