@@ -172,7 +172,7 @@ loop:
 	// A last partial interval, as perf prints when the workload ends between ticks; not when
 	// --interval-count ended the run, which asked for exactly that many.
 	full := req.IntervalCount > 0 && nIvs >= req.IntervalCount
-	if req.Interval > 0 && counted && prev != nil && !full {
+	if req.Interval > 0 && counted && !full { // also when it ends before the first tick, as perf
 		iv := result.Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
 		if hasProgress(iv.Counts) {
 			emit(iv)

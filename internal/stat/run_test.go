@@ -131,6 +131,16 @@ func TestIntervalsAreDeltas(t *testing.T) {
 	}
 }
 
+// A workload that ends before the first tick still gets its one (partial) interval, as perf
+// prints it: perf stat -I 1000 true shows the counts of true.
+func TestIntervalBeforeFirstTick(t *testing.T) {
+	res := measure(t, `{"runs":[{"elapsed_sec":0.003,"counts":{"a":{"raw":7,"enabled":30,"running":30}}}]}`,
+		&Request{Mode: Launch, Events: evs("a"), Interval: time.Second})
+	if len(res.Intervals) != 1 || res.Intervals[0].Counts[0].Raw != 7 || math.Abs(res.Intervals[0].TimeSec-0.003) > 1e-9 {
+		t.Errorf("intervals %+v, want one at 0.003 s with 7", res.Intervals)
+	}
+}
+
 func TestPerCPUAggregation(t *testing.T) {
 	spec := `{"runs":[{"counts":{"a":{"cpus":[{"raw":10,"enabled":100,"running":100},{"raw":30,"enabled":100,"running":50}]}}}]}`
 	agg := measure(t, spec, &Request{Mode: System, Events: evs("a")})

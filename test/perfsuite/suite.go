@@ -81,6 +81,6 @@ var Suite = []Test{
 // on (an item of issue 29 or the branch doing it). The run fails when one of them passes:
 // then it leaves this list.
 var Waiting = map[string]string{
-	"pipe_test.sh": "issue 29: pipe mode (pmc record -o - | pmc report -i -, the perf.data reader's pipe mode on branch perfdata) and pmc report --task",
+	"pipe_test.sh":               "issue 29: pipe mode (pmc record -o - | pmc report -i -, the perf.data reader's pipe mode on branch perfdata) and pmc report --task",
 	"record+zstd_comp_decomp.sh": "issue 29: pmc record -z (zstd COMPRESSED records) and pmc report --header --stats",
 }
