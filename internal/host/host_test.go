@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -138,20 +139,26 @@ func TestPMUQualifiedTableNames(t *testing.T) {
 	}
 }
 
-// TestAggregate: perf's --per-socket and --per-core ids from sysfs topology.
+// TestAggregate: perf's --per-socket, --per-die, --per-core and --per-node ids from sysfs
+// topology (die_id and the cpuN/nodeM link where the kernel has them).
 func TestAggregate(t *testing.T) {
 	sys := fstest.MapFS{}
-	for cpu, tp := range []CPUTopology{{0, 0, 0}, {0, 0, 1}, {0, 0, 0}, {1, 0, 4}} {
+	for cpu, tp := range []CPUTopology{{0, 0, 0, 0}, {0, 1, 1, 0}, {0, 0, 0, 1}, {1, 0, 4, 1}} {
 		d := fmt.Sprintf("devices/system/cpu/cpu%d/topology/", cpu)
 		sys[d+"physical_package_id"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("%d\n", tp.Socket))}
 		sys[d+"core_id"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("%d\n", tp.Core))}
+		if tp.Die != 0 {
+			sys[d+"die_id"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("%d\n", tp.Die))}
+		}
+		sys[fmt.Sprintf("devices/system/cpu/cpu%d/node%d", cpu, tp.Node)] = &fstest.MapFile{Mode: fs.ModeSymlink}
 	}
 	m := &Machine{Sys: sys}
 	topo, err := m.Topology([]int{0, 1, 2, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for by, want := range map[string]string{"socket": "S0[0 1 2] S1[3]", "core": "S0-D0-C0[0 2] S0-D0-C1[1] S1-D0-C4[3]"} {
+	for by, want := range map[string]string{"socket": "S0[0 1 2] S1[3]", "core": "S0-D0-C0[0 2] S0-D1-C1[1] S1-D0-C4[3]",
+		"die": "S0-D0[0 2] S0-D1[1] S1-D0[3]", "node": "N0[0 1] N1[2 3]"} {
 		agg, err := Aggregate(by, topo, []int{0, 1, 2, 3})
 		if err != nil {
 			t.Fatal(err)
