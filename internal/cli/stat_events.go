@@ -24,6 +24,7 @@ func resolveDelayed(m *host.Machine, spec string, mode stat.Mode, inherit, delay
 			out = append(out, stat.Event{
 				Name: ev.Name, Group: gi, Leader: i == 0 && len(g.Events) > 1,
 				Attr: ev.Attr, PMU: ev.PMU, Resolved: ev.Resolved, Unit: ev.Unit, Scale: unitScale(ev.Scale),
+				Weak: g.Weak,
 			})
 		}
 	}

@@ -8,11 +8,12 @@ import (
 )
 
 // modifierChars are the modifiers pmc accepts: u k h (privilege levels), G H (guest, host),
-// p (precise, up to 3), I (exclude idle), D (pinned), e (exclusive).
-const modifierChars = "ukhGHpIDe"
+// p (precise, up to 3), I (exclude idle), D (pinned), e (exclusive), W (a weak group: counted
+// as separate events when it does not fit the counters; Group.Weak).
+const modifierChars = "ukhGHpIDeW"
 
 // perfOnlyModifiers are perf modifiers pmc does not implement.
-const perfOnlyModifiers = "PSWb"
+const perfOnlyModifiers = "PSb"
 
 // isModifierWord reports whether s is made only of modifier characters (perf's included), so
 // that "cycles:u" reads as a modifier and "sched:sched_switch" as a tracepoint.

@@ -46,6 +46,9 @@ type Event struct {
 // Group is a set of events opened together; a lone event is a group of one.
 type Group struct {
 	Events []Event
+	// Weak: perf's {...}:W. When the kernel refuses the group as a whole (it needs more
+	// counters than the PMU has), its events are opened on their own instead.
+	Weak bool
 }
 
 // resolved carries an event through group assembly.
@@ -132,6 +135,7 @@ func (r *resolver) finish(members []resolved, g GroupSpec) (Group, error) {
 		}
 		grp.Events = append(grp.Events, m.Event)
 	}
+	grp.Weak = strings.Contains(g.Modifiers, "W")
 	return grp, nil
 }
 

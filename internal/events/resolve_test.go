@@ -97,6 +97,23 @@ func TestResolveNilInputs(t *testing.T) {
 	}
 }
 
+// TestWeakGroup: perf's {...}:W parses, marks the group weak and changes no attribute.
+func TestWeakGroup(t *testing.T) {
+	weak, err := Parse("{cycles,instructions}:W,{cycles,instructions}:uW,branches")
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, err := Resolve(weak, nil, nil, Options{})
+	if err != nil || len(groups) != 3 || !groups[0].Weak || !groups[1].Weak || groups[2].Weak {
+		t.Fatalf("%v %+v", err, groups)
+	}
+	plain, _ := Parse("{cycles,instructions}")
+	strong, _ := Resolve(plain, nil, nil, Options{})
+	if groups[0].Events[1].Attr != strong[0].Events[1].Attr || !groups[1].Events[1].Attr.ExcludeKernel {
+		t.Errorf(":W changed the attributes: %+v", groups[0].Events[1].Attr)
+	}
+}
+
 func TestUnitScaleAndNames(t *testing.T) {
 	groups, err := resolveString(t, "task-clock,cpu-clock:u,power/energy-pkg/,cpu/topdown-total-slots/,cpu/event=0x3c,name=c0/,CYCLES-CT",
 		"x86_64-intel-skylake", Options{})

@@ -20,6 +20,9 @@ type Event struct {
 	Resolved string // what a generic name resolved to on this CPU, if known
 	Unit     string
 	Scale    float64 // converts counts to Unit (1e-6 for clocks' ns, a sysfs .scale); 0 = none
+	// Weak: the group is perf's {...}:W; when the kernel refuses it as a whole, its events
+	// are counted on their own (and their counts are no longer "together").
+	Weak bool
 }
 
 // Mode says what is counted.
@@ -44,7 +47,9 @@ type Request struct {
 	Cgroup  string
 	AllCPUs bool // system mode on every online CPU (-a without -C)
 	PerCPU  bool // -A: keep one row per CPU
-	// PerThread (--per-thread, attach mode): one row per thread, named by ThreadName.
+	// PerThread (--per-thread): one row per thread, named by ThreadName. In system mode every
+	// thread of the system is counted on its own (perf's --per-thread -a) and the threads that
+	// counted nothing are left out, as perf leaves them out.
 	PerThread  bool
 	ThreadName func(tid int) string
 	// Aggregation (--per-socket, --per-core, with PerCPU): each CPU's counts are summed into
@@ -74,6 +79,8 @@ type Reading struct {
 	// UserOnly: counted in user space only after the kernel refused kernel-mode counting;
 	// the count is named with :u, as perf names it.
 	UserOnly bool
+	// Ungrouped: the event's weak group did not fit, and it was counted on its own.
+	Ungrouped bool
 }
 
 // Outcome is how the measured run ended.

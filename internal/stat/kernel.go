@@ -26,6 +26,8 @@ type Kernel struct {
 	Machine *host.Machine
 	// Threads lists the thread ids of a process (attach mode). Defaults to Machine's.
 	Threads func(pid int) ([]int, error)
+	// Pids lists every process (system mode per thread). Defaults to the machine's.
+	Pids func() ([]int, error)
 	// Process gives a process's state letter and owner's uid (attach mode): a zombie has
 	// nothing to count, and another user's process is refused for ptrace reasons, not
 	// perf_event_paranoid. Defaults to Machine's.
@@ -93,7 +95,7 @@ type target struct {
 
 // attachedTID is the thread a target counts in attach mode, 0 elsewhere.
 func attachedTID(req *Request, t target) int {
-	if req.Mode == Attach {
+	if req.Mode == Attach || systemThreads(req) {
 		return t.pid
 	}
 	return 0
@@ -108,7 +110,8 @@ type slot struct {
 	err    error
 	leader int // index of the group leader's slot when the group is read at once; -1 otherwise
 	// userOnly: counted (or refused) as :u after the kernel refused kernel-mode counting.
-	userOnly bool
+	userOnly  bool
+	ungrouped bool // its weak group did not fit: opened on its own
 }
 
 type kernelSession struct {
@@ -131,6 +134,7 @@ type kernelSession struct {
 	giveUp   <-chan os.Signal // a signal after which pmc stops waiting for the workload
 	allGone  chan struct{}    // attach mode: closed when every attached process has exited
 	userOnly []string         // events counted in user space only after a permission refusal
+	apart    []string         // weak groups counted as separate events (Notes)
 	// noGuestFilter: events counted without exclude_guest, which their PMU refused.
 	noGuestFilter []string
 	openFn        Opener
@@ -246,6 +250,9 @@ func (k Kernel) targets(req *Request) ([]target, error) {
 		}
 		return ts, nil
 	case System:
+		if req.PerThread {
+			return k.everyThread()
+		}
 		cpus := req.CPUs
 		if len(cpus) == 0 {
 			online := k.OnlineCPUs
@@ -293,6 +300,7 @@ func (k Kernel) otherUser(pid int) error {
 func (s *kernelSession) open(targets []target) error {
 	evs := s.req.Events
 	for _, t := range targets {
+		first := len(s.slots)
 		for i := 0; i < len(evs); {
 			j := i + 1
 			for j < len(evs) && evs[j].Group == evs[i].Group {
@@ -302,6 +310,9 @@ func (s *kernelSession) open(targets []target) error {
 				return err
 			}
 			i = j
+		}
+		if systemThreads(s.req) {
+			s.dropGone(first)
 		}
 	}
 	return nil
@@ -330,7 +341,7 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 		if e > i {
 			leader = s.slots[first].c
 		}
-		c, userOnly, err := s.openEvent(e, t, leader)
+		c, userOnly, err := s.openEvent(evs[e], t, leader)
 		sl.userOnly = userOnly
 		switch {
 		case err == nil:
@@ -343,6 +354,8 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 			}
 			sl.err = err
 			return err
+		case e > i && errors.Is(err, perfevent.ErrInvalid) && evs[i].Weak:
+			return s.openApart(i, j, t, first)
 		case e > i && errors.Is(err, perfevent.ErrInvalid):
 			// The whole group is refused: every member, opened or not, says why.
 			groupErr = fmt.Errorf("%w (the kernel refused member %d of %d, %q, with EINVAL)",
@@ -370,8 +383,7 @@ func (s *kernelSession) openGroup(i, j int, t target) error {
 // userOnly reports that the event was retried as :u; err is then the retry's refusal when
 // that too failed (on a machine without a PMU, "not supported" is the cause, not the
 // permission the first try ran into).
-func (s *kernelSession) openEvent(e int, t target, leader Counter) (c Counter, userOnly bool, err error) {
-	ev := s.req.Events[e]
+func (s *kernelSession) openEvent(ev Event, t target, leader Counter) (c Counter, userOnly bool, err error) {
 	c, err = s.openFn(ev.Name, ev.Attr, t.pid, t.cpu, leader)
 	if err != nil && (ev.Attr.ExcludeGuest || ev.Attr.ExcludeHost) &&
 		(errors.Is(err, perfevent.ErrInvalid) || errors.Is(err, perfevent.ErrNotSupported)) {
@@ -433,6 +445,10 @@ func (s *kernelSession) Notes() []string {
 	if len(s.noGuestFilter) > 0 {
 		notes = append(notes, fmt.Sprintf("%s counted with virtual machines' time included: its PMU cannot exclude guests",
 			strings.Join(s.noGuestFilter, ", ")))
+	}
+	if len(s.apart) > 0 {
+		notes = append(notes, fmt.Sprintf("weak group %s did not fit the counters: its events were counted on their own (not together)",
+			strings.Join(s.apart, ", ")))
 	}
 	return notes
 }
@@ -595,7 +611,7 @@ func (s *kernelSession) Read() ([]Reading, error) {
 	out := make([]Reading, len(s.slots))
 	var group map[uint64]perfevent.Value // the current group's read, by member id
 	for i, sl := range s.slots {
-		out[i] = Reading{Event: sl.event, CPU: sl.cpu, TID: sl.tid, Err: sl.err, UserOnly: sl.userOnly}
+		out[i] = Reading{Event: sl.event, CPU: sl.cpu, TID: sl.tid, Err: sl.err, UserOnly: sl.userOnly, Ungrouped: sl.ungrouped}
 		if sl.c == nil {
 			continue
 		}

@@ -261,7 +261,11 @@ func counts(req *Request, rs []Reading) []result.Count {
 			if r.UserOnly {
 				name += ":u"
 			}
-			c = &slot{Count: result.Count{Event: name, Group: ev.Group, Leader: ev.Leader, CPU: k.cpu, TID: k.tid, Thread: threadName(req, k.tid), Unit: ev.Unit, UnitScale: ev.Scale,
+			group, leader := ev.Group, ev.Leader
+			if r.Ungrouped {
+				group, leader = ungroupedGroup(req, r.Event), false
+			}
+			c = &slot{Count: result.Count{Event: name, Group: group, Leader: leader, CPU: k.cpu, TID: k.tid, Thread: threadName(req, k.tid), Unit: ev.Unit, UnitScale: ev.Scale,
 				Encoding: result.Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c
@@ -324,7 +328,7 @@ func counts(req *Request, rs []Reading) []result.Count {
 		}
 		out = append(out, c.Count)
 	}
-	return out
+	return quietThreads(req, out)
 }
 
 // reasonOf turns the error of an event that could not be counted into the result's Reason.

@@ -12,6 +12,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // scripted is a Kernel Opener whose answers are scripted per event and target: the
@@ -28,6 +29,9 @@ type scripted struct {
 	nextID uint64
 	failAt int // when > 0, the failAt-th open (1-based) fails with EMFILE
 	opens  int
+	// groupLimit, when > 0, is the largest group the "PMU" takes: a member beyond it is
+	// refused with EINVAL, as the kernel refuses a group larger than the counters.
+	groupLimit int
 }
 
 type fakeCounter struct {
@@ -53,8 +57,14 @@ func (s *scripted) open(name string, attr perfevent.Attr, pid, cpu int, leader C
 	}
 	for _, k := range s.key(name, pid, cpu) {
 		if err, ok := s.refuse[k]; ok {
+			if errno, ok := err.(unix.Errno); ok { // as perfevent classifies an errno it has no sentinel for
+				return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Errno: errno, Err: perfevent.ErrInvalid}
+			}
 			return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: err}
 		}
+	}
+	if leader != nil && s.groupLimit > 0 && len(leader.(*fakeCounter).members)+2 > s.groupLimit {
+		return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: perfevent.ErrInvalid}
 	}
 	if slices.Contains(s.kernelRefused, name) && !attr.ExcludeKernel {
 		return nil, &perfevent.OpenError{Event: name, PID: pid, CPU: cpu, Err: perfevent.ErrPermission}
@@ -185,6 +195,66 @@ func TestSessionGroupRefusedAsAWhole(t *testing.T) {
 
 func countsOf(req *Request, rs []Reading) []result.Count { return counts(req, rs) }
 
+// TestSessionWeakGroup: a weak group ({...}:W) the kernel refuses as a whole is counted as
+// separate events, as perf counts it; a group that fits stays a group, and a group without
+// :W that does not fit is still not counted.
+func TestSessionWeakGroup(t *testing.T) {
+	sc := &scripted{groupLimit: 3}
+	evs := groupEvents([]string{"a", "b", "c", "d"}, []string{"e", "f"}, []string{"g", "h", "i", "j"})
+	for i := 0; i < 4; i++ {
+		evs[i].Weak = true
+		if i == 0 {
+			evs[i].Attr.Disabled, evs[i].Attr.EnableOnExec = true, true
+		}
+	}
+	req := systemReq(evs, 0)
+	k := Kernel{Open: sc.open}
+	s, err := k.Begin(context.Background(), req, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := 0
+	for _, c := range sc.opened {
+		if c.closed || c.name > "d" {
+			continue
+		}
+		alone++
+		if c.leader != nil || c.attr.ReadFormat&perfevent.FormatGroup != 0 || !c.attr.Disabled || !c.attr.EnableOnExec {
+			t.Errorf("%s opened %+v (leader %v), want alone, disabled until the exec", c.name, c.attr, c.leader != nil)
+		}
+	}
+	if alone != 4 {
+		t.Errorf("%d of a..d open on their own, want 4", alone)
+	}
+	cs := countsOf(req, rs)
+	groups := map[int]bool{}
+	for _, c := range cs[:4] {
+		if c.Status != result.Counted || groups[c.Group] || c.Leader {
+			t.Errorf("%s: %s group %d leader %v: want counted in a group of its own", c.Event, c.Status, c.Group, c.Leader)
+		}
+		groups[c.Group] = true
+	}
+	if cs[4].Status != result.Counted || cs[4].Group != cs[5].Group || !cs[4].Leader {
+		t.Errorf("e,f: %+v %+v, want a group that fits kept", cs[4], cs[5])
+	}
+	for _, c := range cs[6:] {
+		if c.Status != result.NotCounted || c.Reason != result.GroupTooLarge {
+			t.Errorf("%s without :W: %s %s, want not counted, group too large", c.Event, c.Status, c.Reason)
+		}
+	}
+	if n := s.Notes(); len(n) != 1 || !strings.Contains(n[0], "weak group {a,b,c,d} did not fit") {
+		t.Errorf("notes %q", n)
+	}
+	s.Close()
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("open after Close: %v", open)
+	}
+}
+
 func TestSessionLeaderRefused(t *testing.T) {
 	sc := &scripted{refuse: map[string]error{"a": perfevent.ErrNotSupported}}
 	req := systemReq(groupEvents([]string{"a", "b"}), 0)
@@ -262,6 +332,39 @@ func TestSessionTargets(t *testing.T) {
 	k.Threads = func(pid int) ([]int, error) { return nil, errors.New("no such process") }
 	if _, err := k.Begin(context.Background(), &Request{Mode: Attach, PIDs: []int{9}, Events: req.Events}, 0); err == nil || !strings.Contains(err.Error(), "process 9") {
 		t.Errorf("vanished process: %v", err)
+	}
+	if open := sc.stillOpen(); len(open) != 0 {
+		t.Errorf("still open: %v", open)
+	}
+}
+
+// TestSessionEveryThread: --per-thread -a counts every thread of every process on its own; a
+// thread gone before its open (ESRCH) is no row, and threads that counted nothing are left
+// out, as perf leaves them out.
+func TestSessionEveryThread(t *testing.T) {
+	sc := &scripted{refuse: map[string]error{"cs@11/-1": unix.ESRCH, "cycles": perfevent.ErrNotSupported},
+		values: map[string]perfevent.Value{
+			"cs@10/-1": {Raw: 3, Enabled: 5, Running: 5}, "cs@20/-1": {Raw: 0, Enabled: 5, Running: 5},
+			"cs@21/-1": {Raw: 4, Enabled: 5, Running: 5},
+		}}
+	threads := map[int][]int{1: {10, 11}, 2: {20, 21}}
+	k := Kernel{Open: sc.open, Threads: func(pid int) ([]int, error) { return threads[pid], nil },
+		Pids: func() ([]int, error) { return []int{1, 2, 3}, nil }} // 3 is gone: no threads
+	req := &Request{Mode: System, PerThread: true, Events: groupEvents([]string{"cs"}, []string{"cycles"}), Repeat: 1,
+		ThreadName: func(tid int) string { return "t" }}
+	rs, s := begin(t, k, req)
+	s.Close()
+	var got []string
+	for _, c := range counts(req, rs) {
+		got = append(got, fmt.Sprintf("%s %s %d", c.Thread, c.Event, c.Raw))
+	}
+	if want := "t-10 cs 3,t-21 cs 4"; strings.Join(got, ",") != want {
+		t.Errorf("rows %q, want %q", strings.Join(got, ","), want)
+	}
+	for _, r := range rs {
+		if r.TID == 11 {
+			t.Errorf("the gone thread 11 has a slot: %+v", r)
+		}
 	}
 	if open := sc.stillOpen(); len(open) != 0 {
 		t.Errorf("still open: %v", open)

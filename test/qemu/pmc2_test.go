@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -158,6 +159,39 @@ func TestPMCGroups(t *testing.T) {
 				if c.Status == result.Counted && c.Running == 0 {
 					t.Errorf("%s group-big %s: counted with time_running 0", g.Name, c.Event)
 				}
+			}
+		})
+	}
+}
+
+// TestPMCWeakGroup: a group that can never be scheduled (Counters+1 instruction counters),
+// made weak ({...}:W), is counted as separate events on the real PMU driver, as perf counts
+// it: every member counted, each in a group of its own, multiplexed, and its scaled estimate
+// near the exact count (group-weak-base, the event alone; TestPMCMultiplex holds such
+// estimates to 0.5%).
+func TestPMCWeakGroup(t *testing.T) {
+	for _, g := range Guests {
+		t.Run(g.Name, func(t *testing.T) {
+			needPMC(t, g)
+			exact := counts(t, g, "group-weak-base", 1)[0].Raw
+			r := measured(t, g, "group-weak")
+			cs := r.Runs[0].Counts
+			if len(cs) != g.Counters+1 {
+				t.Fatalf("%d counts, want %d", len(cs), g.Counters+1)
+			}
+			groups := map[int]bool{}
+			for _, c := range cs {
+				t.Logf("%s group-weak %s group %d raw=%d scaled=%.0f running=%d/%d", g.Name, c.Event, c.Group, c.Raw, c.Scaled, c.Running, c.Enabled)
+				if c.Status != result.Counted || c.Running == 0 || groups[c.Group] {
+					t.Errorf("%s: %s in group %d, running %d: want counted alone", c.Event, c.Status, c.Group, c.Running)
+				}
+				groups[c.Group] = true
+				if d := math.Abs(c.Scaled-float64(exact)) / float64(exact); d > 0.03 {
+					t.Errorf("%s scaled %.0f is %.2f%% from the exact %d", c.Event, c.Scaled, 100*d, exact)
+				}
+			}
+			if !slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, "weak group") }) {
+				t.Errorf("no note says the weak group was split: %q", r.Notes)
 			}
 		})
 	}

@@ -63,6 +63,10 @@ func pmcBatch(g Guest) []Cmd {
 	// A group of Counters+1 non-cycle events can never be scheduled; Counters of them fit.
 	js("group-big", fmt.Sprintf("-e {%s} -- /bin/loop %s", repeatEv("instructions:u", g.Counters+1), loopArg(1000000)))
 	js("group-fit", fmt.Sprintf("-e {cycles:u,%s} -- /bin/loop %s", repeatEv("instructions:u", g.Counters), loopArg(1000000)))
+	// A too-big group made weak (perf's :W): counted as separate events, multiplexed (over a
+	// loop long enough for the kernel's 4 ms rotation; user and kernel, as mux).
+	js("group-weak", fmt.Sprintf("-e {%s}:W -- /bin/loop %s", repeatEv("instructions", g.Counters+1), loopArg(muxN)))
+	js("group-weak-base", "-e instructions -- /bin/loop "+loopArg(muxN))
 	// In one group the three run over the same time: all == user + kernel, exactly.
 	js("modifiers", "-e {instructions,instructions:u,instructions:k} -- /bin/loop "+loopArg(1000000))
 	js("mux-noscale", "--no-scale "+mux)
