@@ -226,6 +226,9 @@ func (c *csvWriter) metricRecord(time, event string, group, cpu int, m result.Me
 	return append(f, c.metricExtra(&m)...)
 }
 
+// blankSep reports whether sep is a space or a tab.
+func blankSep(sep rune) bool { return sep == ' ' || sep == '\t' }
+
 // metricFields are metric-value and metric-unit. In perf's form, where no column is left
 // for them, the notes go in parentheses after the unit.
 func (c *csvWriter) metricFields(m *result.Metric) []string {
@@ -248,7 +251,10 @@ func (c *csvWriter) metricExtra(m *result.Metric) []string {
 }
 
 // record writes fields RFC 4180 style: a field holding the separator, a quote, CR or LF is
-// quoted, with quotes doubled; records end with LF as perf's do. This is pmc's one CSV record
+// quoted, with quotes doubled; records end with LF as perf's do. A space or tab separator
+// (-x ' ') is read by splitting at runs of blanks (the shell's read, awk, perf's own tests),
+// where quotes would stick to the words: blanks inside fields are then left as perf leaves
+// them (the padded time, "<not counted>", "CPUs utilized"). This is pmc's one CSV record
 // writer. encoding/csv's Writer would also quote a field that starts with a space, and perf
 // stat -x -I pads the time to 16 characters: pmc's -x output matches perf's byte for byte
 // (TestCSVMatchesPerf), and encoding/csv's Reader reads every record back (the tests).
@@ -260,7 +266,7 @@ func (c *csvWriter) record(fields []string) {
 		if i > 0 {
 			c.b.WriteRune(c.opt.Sep)
 		}
-		if strings.ContainsRune(f, c.opt.Sep) || strings.ContainsAny(f, "\"\r\n") {
+		if (strings.ContainsRune(f, c.opt.Sep) && !blankSep(c.opt.Sep)) || strings.ContainsAny(f, "\"\r\n") {
 			c.b.WriteByte('"')
 			c.b.WriteString(strings.ReplaceAll(f, `"`, `""`))
 			c.b.WriteByte('"')

@@ -24,6 +24,9 @@ type TextOptions struct {
 	// Table adds, with -r N, perf's table of every run's elapsed time (--table) and the
 	// spread (standard deviation, min, max) of every count and metric.
 	Table bool
+	// NoMerge (--no-merge) prints every counter of an event, where the text otherwise
+	// merges the copies of one event (result.Merged).
+	NoMerge bool
 }
 
 // Column widths of perf stat's text layout.
@@ -54,7 +57,7 @@ func Text(w io.Writer, r *result.Stat, opt TextOptions) error {
 	}
 	var b bytes.Buffer
 	b.WriteString("\n " + Title(r) + ":\n\n")
-	rows := summaryRows(r, true)
+	rows := summaryRows(r, !opt.NoMerge)
 	orphans := attachMetrics(rows, append(append([]result.Metric(nil), r.Metrics...), opt.Metrics...))
 	repeated := repeats(r) > 1
 	for _, row := range rows {
