@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
@@ -57,6 +56,7 @@ type statFlags struct {
 	sim                string                 // --sim: the simulator ("cachegrind")
 	simCache           string                 // --sim-cache: cache geometry overrides
 	metric             metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
+	perf               perfFlags              // -j, --no-merge, --per-die, --per-node, --summary
 	changed            func(name string) bool // whether a flag was given (even with an empty value)
 }
 
@@ -83,7 +83,11 @@ func (f *statFlags) emptyValues() error {
 		{"pre", f.pre, "--pre: give a shell command"},
 		{"post", f.post, "--post: give a shell command"},
 	} {
-		if f.changed(c.flag) && strings.TrimSpace(c.value) == "" {
+		v := c.value
+		if c.flag != "field-separator" { // -x ' ' is a separator (perf's tests use it)
+			v = strings.TrimSpace(v)
+		}
+		if f.changed(c.flag) && v == "" {
 			return errors.New(c.what)
 		}
 	}
@@ -123,7 +127,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.IntVar(&f.intervalCount, "interval-count", 0, "stop after this many intervals (with -I)")
 	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV-like output with this separator (RFC 4180 quoting)")
 	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
-	fl.BoolVarP(&f.json, "json", "j", false, "JSON output (schema pmc.stat/v1, docs/json-schema.md); perf's --json-output")
+	fl.BoolVar(&f.json, "json", false, "pmc's JSON output (schema pmc.stat/v1, docs/json-schema.md); perf's is -j")
 	fl.StringVarP(&f.output, "output", "o", "", "write the results to FILE (atomically) instead of stderr")
 	fl.BoolVar(&f.appendOut, "append", false, "append to the -o file instead of replacing it")
 	fl.BoolVar(&f.noScale, "no-scale", false, "print raw counts, not scaled for multiplexing")
@@ -154,12 +158,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.Lookup("sim").NoOptDefVal = "cachegrind"
 	fl.StringVar(&f.simCache, "sim-cache", "", "with --sim: cache geometry instead of sysfs's, e.g. 'D1=8192,4,64;LL=1048576,16,64' (size,ways,line)")
 	f.metric.register(fl)
-	fl.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
-		if name == "json-output" {
-			name = "json" // perf 6.1's spelling of -j
-		}
-		return pflag.NormalizedName(name)
-	})
+	f.perf.register(fl)
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		if strings.Contains(err.Error(), "'c' in -c") {
 			return usageErr(errors.New("-c: pmc stat has no -c (perf stat's -c only asks for the default scaling); --no-scale prints raw counts, and -c N is pmc record's sample period"))
@@ -177,6 +176,9 @@ func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2],
 	}
 	if err := f.emptyValues(); err != nil {
+		return nil, err
+	}
+	if err := f.checkPerf(); err != nil {
 		return nil, err
 	}
 	switch {
@@ -251,10 +253,11 @@ func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 			}
 			req.CPUs = cpus
 		}
+	case len(args) == 0:
+		// perf stat without a command or a target counts the whole system until Ctrl-C
+		// (--duration, --interval-count)
+		req.Mode, req.AllCPUs = stat.System, true
 	default:
-		if len(args) == 0 {
-			return nil, errors.New("no command to count: pmc stat [-e EVENTS] -- COMMAND [ARGS...] (or -p PID, or -a)")
-		}
 		req.Mode = stat.Launch
 	}
 	if f.delayMS < 0 {
@@ -273,8 +276,8 @@ func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 		req.Cgroup = f.cgroup
 	}
 	if f.perThread {
-		if req.Mode != stat.Attach {
-			return nil, errors.New("--per-thread counts the threads of -p PID (or -t TID) one by one: add -p")
+		if req.Mode != stat.Attach && !(req.Mode == stat.System && req.AllCPUs) {
+			return nil, errors.New("--per-thread counts threads one by one: add -p PID (or -t TID), or -a for every thread")
 		}
 		req.PerThread = true
 		names := map[int]string{} // read once per thread, not at every interval
@@ -287,14 +290,16 @@ func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 			return comm
 		}
 	}
-	if f.perSocket || f.perCore {
+	if by, err := f.aggregation(); err != nil {
+		return nil, err
+	} else if by != "" {
 		switch {
-		case f.perSocket && f.perCore:
-			return nil, errors.New("--per-socket and --per-core: choose one")
 		case f.noAggr:
-			return nil, errors.New("-A is one row per CPU; --per-socket/--per-core sum them: choose one")
+			return nil, fmt.Errorf("-A is one row per CPU; --per-%s sums them: choose one", by)
 		case req.Mode != stat.System:
-			return nil, errors.New("--per-socket/--per-core need system-wide mode: add -a or -C")
+			return nil, fmt.Errorf("--per-%s needs system-wide mode: add -a or -C", by)
+		case req.PerThread:
+			return nil, fmt.Errorf("--per-thread and --per-%s: choose one", by)
 		}
 		req.PerCPU = true
 	}
@@ -375,8 +380,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if f.perThread && f.metric.requested() {
 		return usageErr(errors.New("--per-thread prints counts only: drop -M/--report"))
 	}
-	if f.perSocket || f.perCore {
-		by := map[bool]string{true: "socket", false: "core"}[f.perSocket]
+	if by, _ := f.aggregation(); by != "" {
 		topo, err := facts.Topology(req.CPUs)
 		if err == nil {
 			req.Aggregation, err = host.Aggregate(by, topo, req.CPUs)
@@ -395,7 +399,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	machineStderr := f.output == "" && (f.json || f.csv || f.sep != "")
+	machineStderr := f.output == "" && (f.json || f.perf.json || f.csv || f.sep != "")
 	for _, w := range plan.warnings {
 		if !machineStderr {
 			fmt.Fprintf(e.stderr, "pmc: %s\n", w)

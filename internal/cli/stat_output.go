@@ -57,7 +57,7 @@ func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*
 		return nil, fmt.Errorf("-o: %w", err)
 	}
 	o.file, o.live = file, file
-	if !f.json && !f.csv {
+	if !f.json && !f.csv && !f.perf.json {
 		if _, err := io.WriteString(file, statfmt.StartedLine(time.Now())); err != nil {
 			file.Abort()
 			return nil, fmt.Errorf("-o: %w", err)
@@ -69,7 +69,7 @@ func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*
 // machineStderr reports whether stderr carries machine-readable output (JSON or CSV without
 // -o): then pmc's own hints stay out of it (JSON has them in "notes").
 func (o *statOutput) machineStderr() bool {
-	return o.file == nil && (o.f.json || o.f.csv || o.f.sep != "")
+	return o.file == nil && (o.f.json || o.f.perf.json || o.f.csv || o.f.sep != "")
 }
 
 // keepRuns says whether every run must stay in memory: the JSON forms list them, --table
@@ -99,6 +99,8 @@ func (o *statOutput) interval(iv result.Interval) {
 	switch {
 	case o.f.json:
 		statfmt.JSONInterval(o.live, iv, ms)
+	case o.f.perf.json:
+		statfmt.PerfJSONInterval(o.live, o.head, iv, ms)
 	case o.f.csv || o.f.sep != "":
 		opt := o.csvOptions()
 		opt.Metrics = ms
@@ -127,8 +129,12 @@ func (o *statOutput) final(res *result.Stat) error {
 		err = statfmt.JSONLine(w, res)
 	case o.f.json:
 		err = statfmt.JSON(w, res)
-	case o.f.intervalMS > 0:
+	case o.f.intervalMS > 0 && !o.f.perf.summary:
 		// interval mode printed its rows already; perf prints no summary table after them
+	case o.f.perf.json:
+		err = statfmt.PerfJSON(w, res)
+	case o.f.intervalMS > 0 && (o.f.csv || o.f.sep != ""):
+		err = statfmt.CSVSummary(w, res, o.csvOptions(), !o.f.perf.noCSVSummary)
 	case o.f.csv || o.f.sep != "":
 		err = statfmt.CSV(w, res, o.csvOptions())
 	default:
@@ -157,14 +163,14 @@ func (o *statOutput) rescue(res *result.Stat) {
 // textOptions groups digits with -B: the locale's separator where pmc knows it, else ','
 // (perf groups only under a locale that has one; its users ask -B for the grouping).
 func (o *statOutput) textOptions() statfmt.TextOptions {
-	if !o.f.bigNum {
-		return statfmt.TextOptions{Table: o.f.table}
+	if !o.f.bigNum || o.f.perf.noBigNum {
+		return statfmt.TextOptions{Table: o.f.table, NoMerge: o.f.perf.noMerge}
 	}
 	sep := statfmt.ThousandsFromEnv(os.Getenv)
 	if sep == 0 {
 		sep = ','
 	}
-	return statfmt.TextOptions{Thousands: sep, Table: o.f.table}
+	return statfmt.TextOptions{Thousands: sep, Table: o.f.table, NoMerge: o.f.perf.noMerge}
 }
 
 // printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).

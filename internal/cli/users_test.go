@@ -96,18 +96,23 @@ func TestExplainDidYouMean(t *testing.T) {
 }
 
 // TestPerfStatFlags (issue 15 item 12): the perf stat flags users type. -c is no longer
-// --no-scale (pmc record's -c is a sample period); -j/--json-output, -B, -d, -n, --timeout,
+// --no-scale (pmc record's -c is a sample period); -j/--json-output (perf's JSON), -B, -d, -n, --timeout,
 // --pre/--post and -t work as in perf; --list-metrics --cpu NAME lists that CPU's metrics.
 func TestPerfStatFlags(t *testing.T) {
 	fake := []string{"stat", "--fake", "testdata/fake/pmu.json"}
 	if _, errs, code := runPMC(append(fake, "-c", "--", "true")...); code != 1 || !strings.Contains(errs, "--no-scale prints raw counts") {
 		t.Errorf("-c: exit %d\n%s", code, errs)
 	}
+	// -j is perf's JSON (issue 29): a line per counter with perf's keys; --json is pmc's.
 	for _, j := range []string{"-j", "--json-output"} {
-		_, errs, code := runPMC(append(fake, j, "--", "true")...)
-		if code != 0 || !strings.Contains(errs, `"schema": "pmc.stat/v1"`) {
+		_, errs, code := runPMC(append(fake, j, "-e", "cycles,instructions", "--", "true")...)
+		want := `{"counter-value" : "2400000000.000000", "unit" : "", "event" : "cycles", "event-runtime" : `
+		if code != 0 || !strings.HasPrefix(errs, want) || strings.Count(errs, "\n") != 2 {
 			t.Errorf("%s: exit %d\n%s", j, code, errs)
 		}
+	}
+	if _, errs, code := runPMC(append(fake, "--json", "--", "true")...); code != 0 || !strings.Contains(errs, `"schema": "pmc.stat/v1"`) {
+		t.Errorf("--json: exit %d\n%s", code, errs)
 	}
 	_, errs, _ := runPMC(append(fake, "-B", "-e", "cycles,instructions", "--", "true")...)
 	mustContain(t, errs, "2,400,000,000      cycles", "3,000,000,000      instructions")

@@ -34,6 +34,7 @@ type Outcome struct {
 	Why    string   // a skip's or failure's reason, from the test's own output
 	Inner  []string // the test's own lines about parts it skipped, on any exit
 	Empty  []string // the guards that printed nothing
+	Missed []string // the Passing lines the output lacks
 	Log    string   // the file holding the test's output
 	Took   time.Duration
 }
@@ -91,6 +92,11 @@ func (r *Runner) Run(ctx context.Context, t Test, label string, env []string) Ou
 	}
 	text, _ := os.ReadFile(logPath)
 	out.Status, out.Why, out.Inner = classify(out.Exit, text)
+	for _, p := range t.Passing {
+		if !bytes.Contains(text, []byte(p)) {
+			out.Missed = append(out.Missed, p)
+		}
+	}
 	if out.Status == Passed {
 		for _, g := range t.Guards {
 			if !r.guard(ctx, g, env, work, logPath) {

@@ -25,6 +25,8 @@ func Judge(t Test, perf, pmc Outcome, waits string) Verdict {
 	perfPasses := perf.Status == Passed || perf.Status == Vacuous
 	pmcPasses := pmc.Status == Passed || (pmc.Status == Vacuous && perf.Status == Vacuous && subset(pmc.Empty, perf.Empty))
 	switch {
+	case len(pmc.Missed) > 0:
+		v.Bad = "pmc's run lacks the lines of parts that pass: " + strings.Join(pmc.Missed, "; ")
 	case waits != "" && pmcPasses:
 		v.Bad = "passes now: remove it from Waiting (it waited on " + waits + ")"
 	case waits != "" && !perfPasses:

@@ -56,6 +56,7 @@ func TestJudge(t *testing.T) {
 		{"waiting for what perf does not pass", skip, fail, "issue 29: -z", true, ""},
 		{"perf skips: nothing to hold pmc to", skip, fail, "", false, ""},
 		{"pmc passes where perf fails", fail, pass, "", false, "pmc passes where perf"},
+		{"waiting, but a part that passed no longer does", pass, Outcome{Status: Failed, Missed: []string{"x [Success]"}}, "issue 29: -z", true, ""},
 	} {
 		v := Judge(tt, c.perf, c.pmc, c.waits)
 		if (v.Bad != "") != c.bad || !strings.Contains(v.Note, c.note) {
