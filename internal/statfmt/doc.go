@@ -21,6 +21,8 @@
 //
 // JSON is the result.Stat itself, schema "pmc.stat/v1", documented field by field in
 // docs/json-schema.md; a test fails when a field is added to the model without a line there.
+// PerfJSON is perf stat -j's form instead (one object per counter and line, perf's keys),
+// compared byte for byte with perf 6.1's output; CSVSummary the -I --summary rows of -x.
 //
 // MetricOnlyText, MetricOnlyCSV and MetricOnlyJSON print only the metrics (--metric-only):
 // a text table, RFC 4180 records and a JSON document with schema "pmc.stat.metrics/v1".

@@ -124,15 +124,19 @@ func (r *Runner) guard(ctx context.Context, g Guard, env []string, dir, logPath 
 // "Per-thread record [Skipped instructions:u not supported]", "Skip, not fail, for FP issues".
 var skipLine = regexp.MustCompile(`(?i)\bskip`)
 
-// reasonLine is a line that says why something did not work.
-var reasonLine = regexp.MustCompile(`(?i)skip|fail|error|not |\bno |missing|cannot|couldn't|unsupported|bad `)
+// reasonLine is a line that says why something did not work; failLine one that says it failed.
+var (
+	reasonLine = regexp.MustCompile(`(?i)skip|fail|error|not |\bno |missing|cannot|couldn't|unsupported|bad `)
+	failLine   = regexp.MustCompile(`(?i)fail|error`)
+)
 
 // classify reads a test's exit status and output: 0 passed, 2 skipped (perf test's
-// convention), anything else failed. The reason is the test's last skip line, else its last
-// line saying what went wrong, else its last line.
+// convention), anything else failed. The reason is the test's last skip line (a skip), its
+// last line saying it failed (a failure), else its last line saying what went wrong, else its
+// last line.
 func classify(exit int, text []byte) (Status, string, []string) {
 	var inner []string
-	var last, reason string
+	var last, reason, failed string
 	for _, line := range strings.Split(string(text), "\n") {
 		line = strings.TrimSpace(line)
 		if len(strings.Trim(line, "'\"[](){}.,:; ")) == 0 {
@@ -141,6 +145,9 @@ func classify(exit int, text []byte) (Status, string, []string) {
 		last = line
 		if reasonLine.MatchString(line) {
 			reason = line
+		}
+		if failLine.MatchString(line) && !skipLine.MatchString(line) {
+			failed = line
 		}
 		if skipLine.MatchString(line) && !contains(inner, line) {
 			inner = append(inner, line)
@@ -160,6 +167,9 @@ func classify(exit int, text []byte) (Status, string, []string) {
 			reason = inner[len(inner)-1]
 		}
 		return Skipped, clip(reason, 160), inner
+	}
+	if failed != "" {
+		reason = failed
 	}
 	return Failed, fmt.Sprintf("exit %d: %s", exit, clip(reason, 160)), inner
 }

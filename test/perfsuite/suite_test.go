@@ -65,7 +65,18 @@ func TestPerfSuite(t *testing.T) {
 			t.Errorf("%s: not in %s: %v", test.Name, dir, err)
 			continue
 		}
+		// perf's own runs are not all repeatable here (its --per-thread -a races with exiting
+		// threads, a short -I run may print no interval): a test perf passes once in three
+		// tries is one perf passes on this machine. pmc gets one try.
 		perf := r.Run(ctx, test, "perf", perfEnv)
+		first := perf
+		for try := 2; try <= 3 && perf.Status != Passed && perf.Status != Skipped; try++ {
+			again := r.Run(ctx, test, fmt.Sprintf("perf.try%d", try), perfEnv)
+			if again.Status == Passed || (again.Status == Vacuous && perf.Status != Vacuous) {
+				again.Why = fmt.Sprintf("%s at try %d of 3 (try 1: %s, %s)", again.Status, try, first.Status, first.Why)
+				perf = again
+			}
+		}
 		pm := r.Run(ctx, test, "pmc", pmcEnv)
 		v := Judge(test, perf, pm, Waiting[test.Name])
 		fmt.Printf("%-32s perf %-8s (%5.1fs)  pmc %-8s (%5.1fs)  %s\n", test.Name, perf.Status,

@@ -20,6 +20,7 @@ func TestClassify(t *testing.T) {
 		{2, "", Skipped, "(the test printed nothing)", ""},
 		{1, "RuntimeError: wrong number of fields\n'\n\n", Failed, "exit 1: RuntimeError: wrong number of fields", ""},
 		{139, "all good\n", Failed, "exit 139: all good", ""},
+		{1, "a [Failed]\nb [Skipped event parsing failed]\n", Failed, "exit 1: a [Failed]", "b [Skipped event parsing failed]"},
 	} {
 		st, why, inner := classify(c.exit, []byte(c.out))
 		first := ""
