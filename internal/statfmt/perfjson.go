@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,11 +154,5 @@ func (p *perfJSON) raw(key, value string) {
 
 // validMetrics are the metrics that have a value: perf's JSON cannot say "undefined".
 func validMetrics(ms []result.Metric) []result.Metric {
-	var out []result.Metric
-	for _, m := range ms {
-		if m.Valid {
-			out = append(out, m)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(ms), func(m result.Metric) bool { return !m.Valid })
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -149,7 +150,7 @@ func classify(exit int, text []byte) (Status, string, []string) {
 		if failLine.MatchString(line) && !skipLine.MatchString(line) {
 			failed = line
 		}
-		if skipLine.MatchString(line) && !contains(inner, line) {
+		if skipLine.MatchString(line) && !slices.Contains(inner, line) {
 			inner = append(inner, line)
 		}
 	}
@@ -179,13 +180,4 @@ func clip(s string, n int) string {
 		return string(r[:n-3]) + "..."
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

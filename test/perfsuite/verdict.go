@@ -3,6 +3,7 @@ package perfsuite
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -84,11 +85,5 @@ func subset(a, b []string) bool { return len(minus(a, b)) == 0 }
 
 // minus is a without the elements of b.
 func minus(a, b []string) []string {
-	var out []string
-	for _, x := range a {
-		if !contains(b, x) {
-			out = append(out, x)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(a), func(x string) bool { return slices.Contains(b, x) })
 }
