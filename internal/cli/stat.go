@@ -107,7 +107,8 @@ func newStatCmd(e *env) *cobra.Command {
 		Long: `Count events while COMMAND runs, like perf stat. Counters start exactly at the
 command's exec and follow its threads and children (--no-inherit to stop that).
 Multiplexed counts are scaled by time_enabled/time_running and the running share is shown;
-an event that never ran is <not counted>, never 0. pmc exits with the command's status.`,
+an event that never ran is <not counted>, never 0. pmc exits with the command's status.
+Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf stat does.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
@@ -147,7 +148,7 @@ an event that never ran is <not counted>, never 0. pmc exits with the command's 
 	fl.IntVarP(&f.delayMS, "delay", "D", 0, "start counting MS milliseconds after the command's exec (perf's -D)")
 	fl.StringVarP(&f.cgroup, "cgroup", "G", "", "with -a/-C: count only the tasks of this cgroup v2 (relative to its mount, or an absolute path)")
 	fl.BoolVar(&f.perSocket, "per-socket", false, "with -a/-C: one row per socket (its CPUs' counts summed), as perf")
-	fl.BoolVar(&f.perThread, "per-thread", false, "with -p/-t: one row per thread (perf's comm-tid), no metrics")
+	fl.BoolVar(&f.perThread, "per-thread", false, "with -p/-t: one row per thread (perf's comm-tid), no metrics; with -a every thread of the system that counted something")
 	fl.BoolVar(&f.perCore, "per-core", false, "with -a/-C: one row per physical core (its hardware threads summed), as perf")
 	fl.BoolVar(&f.table, "table", false, "with -r: print every run's elapsed time (as perf) and each count's and metric's standard deviation, min and max")
 	fl.StringVar(&f.pre, "pre", "", "shell command run before each run (a failure stops pmc)")
