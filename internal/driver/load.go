@@ -57,6 +57,10 @@ type Input struct {
 type Result struct {
 	Profile   *profile.Profile
 	HasChains bool // some event of the file samples call chains
+	// Events are the file's events (attributes and names), Profile.Events[i] is Events[i]
+	// (once the records are read: a pipe's come with them): what a sample's event recorded
+	// with it (perf script's fields).
+	Events []perfdata.Event
 	// Warnings say what could not be symbolized and why, once each, for the user.
 	Warnings []string
 	res      *symbol.Resolver
@@ -112,6 +116,7 @@ func Load(o Options) (*Result, error) {
 		return nil, FileError(o.Path, err)
 	}
 	r.Profile = b.Profile()
+	r.Events = pf.Events // a pipe's are known once its records are read
 	r.Warnings = append(r.Warnings, SymbolWarnings(r.Profile, nil)...)
 	return r, nil
 }

@@ -416,6 +416,10 @@ func (b *Builder) resolve(maps []mapping, addr uint64, kernel, caller bool) *Loc
 		dso = m.dso
 	}
 	var rel uint64
+	off := addr
+	if dso != nil {
+		off = addr - m.start + m.pgoff
+	}
 	shown := addr // perf shows an unresolved address relative to its mapping (ip - start + pgoff)
 	switch {
 	case dso == nil && kernel:
@@ -443,7 +447,7 @@ func (b *Builder) resolve(maps []mapping, addr uint64, kernel, caller bool) *Loc
 	if l, ok := b.locs[key]; ok {
 		return l
 	}
-	l := &Location{DSO: dso, Addr: addr, Rel: rel}
+	l := &Location{DSO: dso, Addr: addr, Rel: rel, Off: off}
 	var fr symbol.Frame
 	if dso.Table != nil {
 		fr = dso.Table.Resolve(rel)

@@ -76,6 +76,9 @@ type Location struct {
 	Sym  *Symbol
 	Addr uint64 // the process (or kernel) address
 	Rel  uint64 // the address in the DSO's space
+	// Off is the address in its mapping's file (Addr - start + file offset: perf's map_ip),
+	// Addr when no mapping covers it: what perf script prints for a user-space frame.
+	Off  uint64
 	File string // source position, "" when unknown
 	Line int
 
