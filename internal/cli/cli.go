@@ -29,6 +29,7 @@ var commands = []func(*env) *cobra.Command{
 	newReportCmd,
 	newAnnotateCmd,
 	newDiffCmd,
+	newScriptCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.
