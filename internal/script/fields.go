@@ -118,7 +118,6 @@ type Selection struct {
 type selected struct {
 	fields Field
 	named  Field // fields the user asked for by name: an error when not recorded
-	set    bool  // -F changed this kind
 }
 
 // Parse reads perf script's -F argument ("" for the defaults): FIELD,... replaces every
@@ -143,7 +142,6 @@ func Parse(spec string) (*Selection, error) {
 		if k == nKinds {
 			return s, nil // no event of the file is synthesized
 		}
-		s.kinds[k] = selected{set: true}
 	}
 	const (
 		unset = iota
@@ -166,10 +164,8 @@ func Parse(spec string) (*Selection, error) {
 			if mode == change {
 				return nil, fmt.Errorf("-F %s: fields to add (+) or remove (-) cannot be mixed with fields that replace the defaults", spec)
 			}
-			if mode == unset && target < 0 {
-				for k := range s.kinds {
-					s.kinds[k].fields = 0
-				}
+			if mode == unset {
+				s.clear(target)
 			}
 			mode = replace
 		}
@@ -188,7 +184,6 @@ func Parse(spec string) (*Selection, error) {
 				}
 				continue // perf warns and ignores it for this kind
 			}
-			sel.set = true
 			if add {
 				sel.fields |= f
 				sel.named |= f
@@ -207,10 +202,22 @@ func Parse(spec string) (*Selection, error) {
 			return nil, fmt.Errorf("-F %s: no field left to print for any event", spec)
 		}
 	}
-	if mode == unset && target < 0 {
-		return nil, errors.New("-F: no field named: choose from " + strings.Join(FieldNames(), ","))
+	if mode == unset {
+		if target < 0 {
+			return nil, errors.New("-F: no field named: choose from " + strings.Join(FieldNames(), ","))
+		}
+		s.clear(target) // "sw:": print nothing of software events
 	}
 	return s, nil
+}
+
+// clear empties the fields of kind k, or of every kind when k < 0.
+func (s *Selection) clear(k kind) {
+	for i := range s.kinds {
+		if k < 0 || kind(i) == k {
+			s.kinds[i] = selected{}
+		}
+	}
 }
 
 func fieldNamed(name string) (Field, error) {
