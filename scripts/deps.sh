@@ -36,7 +36,29 @@ PKGS=(
 	qemu-user
 	lintian
 	man-db
+	# pmc top's terminal test: tmux runs it, send-keys types, capture-pane reads the screen.
+	tmux
 )
+
+# inferno (crates.io): pmc script's test folds pmc's and perf's script text with
+# inferno-collapse-perf. Built with the machine's cargo (rustup's; Debian's cargo is too old
+# for it) into cargo's bin directory, where the test looks for it.
+INFERNO_VERSION=0.12.8
+install_inferno() {
+	local bin="${CARGO_HOME:-$HOME/.cargo}/bin/inferno-collapse-perf"
+	if command -v inferno-collapse-perf >/dev/null 2>&1 || [[ -x "$bin" ]]; then
+		return 0
+	fi
+	local cargo
+	cargo=$(command -v cargo || true)
+	[[ -n "$cargo" ]] || cargo="${CARGO_HOME:-$HOME/.cargo}/bin/cargo"
+	if [[ ! -x "$cargo" ]]; then
+		echo "deps: cargo not found: install Rust (rustup) so that inferno can be built" >&2
+		return 1
+	fi
+	echo "deps: building inferno $INFERNO_VERSION with cargo (a few minutes, once)"
+	"$cargo" install --locked --quiet inferno --version "$INFERNO_VERSION" </dev/null
+}
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -45,6 +67,7 @@ for p in "${PKGS[@]}"; do
 done
 
 if ((${#missing[@]} == 0)); then
+	install_inferno
 	echo "deps: all present"
 	exit 0
 fi
@@ -67,4 +90,5 @@ if ! "${APT[@]}" install "${missing[@]}" </dev/null; then
 	dpkg --configure -a </dev/null || true
 	"${APT[@]}" install "${missing[@]}" </dev/null
 fi
+install_inferno
 echo "deps: done"

@@ -94,7 +94,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.Lookup("call-graph").NoOptDefVal = "caller"
 	fl.Float64Var(&f.percentLimit, "percent-limit", 0, "hide entries below this percentage")
 	fl.BoolVar(&f.json, "json", false, "write the report as JSON (schema pmc.report/v1)")
-	fl.BoolVar(&f.folded, "folded", false, "write collapsed stacks (flamegraph.pl, inferno, speedscope)")
+	fl.BoolVar(&f.folded, "folded", false, "write collapsed stacks weighed by period (flamegraph.pl, inferno, speedscope)")
 	fl.StringVar(&f.pprof, "pprof", "", "write a gzipped pprof profile to this file")
 	fl.StringVar(&f.html, "html", "", "write a self-contained flame graph page to this file")
 	fl.StringVarP(&f.output, "output", "o", "", "write the text, JSON or folded output to this file instead of stdout")
@@ -306,7 +306,7 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 			return err
 		}
 	case f.folded:
-		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{Event: ev}); err != nil {
+		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{Event: ev, Period: true}); err != nil {
 			return err
 		}
 	case text:

@@ -144,7 +144,7 @@ func TestReportExports(t *testing.T) {
 		t.Fatalf("flame graph: %v", err)
 	}
 	folded, _, code := runReportCmd(t, "-i", file, "--folded")
-	if code != 0 || !strings.Contains(folded, "loop;[unknown];__do_global_dtors_aux;wl_spin 134\n") {
+	if code != 0 || !strings.Contains(folded, "loop;[unknown];__do_global_dtors_aux;wl_spin 134000000\n") {
 		t.Fatalf("folded (exit %d):\n%s", code, folded)
 	}
 }

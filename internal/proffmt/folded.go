@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path"
 	"sort"
 	"strings"
 
@@ -18,8 +19,9 @@ type FoldedOptions struct {
 }
 
 // Folded writes collapsed stacks (flamegraph.pl, inferno, speedscope): one line per distinct
-// stack, "comm;outermost;...;leaf COUNT", sorted. Unresolved frames are "[unknown]" as perf
-// script shows them; kernel frames get the "_[k]" suffix of stackcollapse-perf --kernel.
+// stack, "comm;outermost;...;leaf COUNT", sorted, named as inferno-collapse-perf --kernel
+// names the frames of perf script's text (FrameName); with Period each stack counts its
+// samples' periods, as inferno counts them.
 func Folded(w io.Writer, p *profile.Profile, o FoldedOptions) error {
 	counts := map[string]uint64{}
 	var b strings.Builder
@@ -52,11 +54,16 @@ func Folded(w io.Writer, p *profile.Profile, o FoldedOptions) error {
 	return bw.Flush()
 }
 
-// FrameName is a frame's name in folded stacks and flame graphs.
+// FrameName is a frame's name in folded stacks and flame graphs, as stackcollapse-perf and
+// inferno-collapse-perf --kernel name it from perf script's text: an unresolved address of
+// a known DSO is "[file name of the DSO]", one outside every mapping "[unknown]".
 func FrameName(l *profile.Location) string {
 	name := "[unknown]"
-	if !l.Sym.Unknown {
+	switch {
+	case !l.Sym.Unknown:
 		name = foldName(l.Sym.Name)
+	case l.DSO != nil && l.DSO.Name != profile.Unknown:
+		name = "[" + foldName(path.Base(l.DSO.Name)) + "]"
 	}
 	if l.Kernel() {
 		name += "_[k]"
