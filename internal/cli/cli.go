@@ -30,6 +30,7 @@ var commands = []func(*env) *cobra.Command{
 	newAnnotateCmd,
 	newDiffCmd,
 	newScriptCmd,
+	newTopCmd,
 }
 
 // env carries what every subcommand needs from the outside world, so tests can swap it.

@@ -105,3 +105,28 @@ func IsTerminal(fd int) bool {
 	_, err := linux.IoctlGetTermios(fd, linux.TCGETS)
 	return err == nil
 }
+
+// Cbreak puts terminal fd in cbreak mode (each key read as typed, not echoed; Ctrl-C still
+// a signal) and returns the function that restores its previous mode.
+func Cbreak(fd int) (restore func(), err error) {
+	old, err := linux.IoctlGetTermios(fd, linux.TCGETS)
+	if err != nil {
+		return nil, err
+	}
+	t := *old
+	t.Lflag &^= linux.ICANON | linux.ECHO
+	t.Cc[linux.VMIN], t.Cc[linux.VTIME] = 1, 0
+	if err := linux.IoctlSetTermios(fd, linux.TCSETS, &t); err != nil {
+		return nil, err
+	}
+	return func() { linux.IoctlSetTermios(fd, linux.TCSETS, old) }, nil
+}
+
+// WindowSize returns the rows and columns of terminal fd.
+func WindowSize(fd int) (rows, cols int, err error) {
+	ws, err := linux.IoctlGetWinsize(fd, linux.TIOCGWINSZ)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int(ws.Row), int(ws.Col), nil
+}
