@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,6 +15,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/symbol"
 	"github.com/pmc-tools/pmc/internal/top"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // topFlags are the raw flag values of `pmc top`.
@@ -121,7 +121,7 @@ func runTop(e *env, f *topFlags) error {
 	case f.cgroup != "":
 		target = "cgroup " + f.cgroup
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, unix.SIGTERM, unix.SIGHUP)
 	defer stop()
 	return top.Run(ctx, src, model, top.UIOptions{Delay: time.Duration(f.delay * float64(time.Second)), Stdio: f.stdio,
 		Out: e.stdout, In: os.Stdin, Keys: keys, Rows: f.entries, Target: target, Freq: f.freq, Count: f.iterations})
