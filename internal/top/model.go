@@ -226,7 +226,29 @@ func (m *Model) load(d *dso) {
 	}
 	d.loaded = true
 	if m.res != nil {
-		d.table, d.err = m.res.Open(d.name, "")
+		// A resolver of its own for each DSO: the table lives as long as the DSO does (a
+		// shared resolver would keep every table it ever read, and a machine that runs
+		// new binaries all day, go test's among them, would grow without end).
+		r := &symbol.Resolver{FS: m.res.FS, DebugDir: m.res.DebugDir, NoLines: m.res.NoLines}
+		d.table, d.err = r.Open(d.name, "")
+	}
+}
+
+// forgetDSOs drops the DSOs that no process maps and no row names, with their tables.
+func (m *Model) forgetDSOs() {
+	used := map[*dso]bool{}
+	for _, p := range m.procs {
+		for _, mp := range p.maps {
+			used[mp.dso] = true
+		}
+	}
+	for k := range m.rows {
+		used[k.dso] = true
+	}
+	for name, d := range m.dsos {
+		if !used[d] {
+			delete(m.dsos, name)
+		}
 	}
 }
 
@@ -402,7 +424,10 @@ func (m *Model) Decay() {
 		}
 	}
 	m.exited = m.exited[:0]
+	m.forgetDSOs()
 }
 
-// Size is how much the model holds: rows, processes, threads (for memory tests).
-func (m *Model) Size() (rows, procs, threads int) { return len(m.rows), len(m.procs), len(m.threads) }
+// Size is how much the model holds: rows, processes, threads, DSOs (for memory tests).
+func (m *Model) Size() (rows, procs, threads, dsos int) {
+	return len(m.rows), len(m.procs), len(m.threads), len(m.dsos)
+}

@@ -72,8 +72,13 @@ func TestModel(t *testing.T) {
 	for i := 0; i < 200 && len(m.rows) > 0; i++ {
 		m.Decay()
 	}
-	if rows, procs, threads := m.Size(); rows != 0 || procs != 1 || threads != 1 {
-		t.Errorf("after decay and cold's exit: %d rows, %d processes, %d threads; want 0, 1 (hot), 1", rows, procs, threads)
+	if rows, procs, threads, dsos := m.Size(); rows != 0 || procs != 1 || threads != 1 || dsos != 1 {
+		t.Errorf("after decay and cold's exit: %d rows, %d processes, %d threads, %d DSOs; want 0, 1 (hot), 1, 1", rows, procs, threads, dsos)
+	}
+	m.Add(exit(10, 10))
+	m.Decay()
+	if rows, procs, threads, dsos := m.Size(); procs+threads+dsos != 0 {
+		t.Errorf("after hot's exit: %d rows, %d processes, %d threads, %d DSOs; want none", rows, procs, threads, dsos)
 	}
 }
 
