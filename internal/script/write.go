@@ -149,19 +149,20 @@ func appendSample(b []byte, s *profile.Sample, event string, pl plan, width int,
 					break
 				}
 				b = append(b, '\t')
-				b = appendFrame(b, l, frameIP(l), f)
+				b = appendFrame(b, l, frameIP(l), f, s.Thread.Pid)
 				b = append(b, '\n')
 			}
 		} else {
 			b = append(b, ' ')
-			b = appendFrame(b, s.Stack[0], s.Stack[0].Addr, f)
+			b = appendFrame(b, s.Stack[0], s.Stack[0].Addr, f, s.Thread.Pid)
 		}
 	}
 	return append(b, '\n')
 }
 
-// appendFrame appends an address, its symbol+offset and its DSO, as f chooses.
-func appendFrame(b []byte, l *profile.Location, ip uint64, f Field) []byte {
+// appendFrame appends an address, its symbol+offset and its DSO, as f chooses; pid is the
+// process's (perf names its anonymous executable memory /tmp/perf-PID.map).
+func appendFrame(b []byte, l *profile.Location, ip uint64, f Field, pid int) []byte {
 	b = appendHex(b, ip, 16)
 	if f&Sym != 0 {
 		b = append(b, ' ')
@@ -177,11 +178,16 @@ func appendFrame(b []byte, l *profile.Location, ip uint64, f Field) []byte {
 	}
 	if f&DSO != 0 {
 		b = append(b, " ("...)
-		name := profile.Unknown
-		if l.DSO != nil {
-			name = l.DSO.Name
+		switch {
+		case l.DSO == nil:
+			b = append(b, profile.Unknown...)
+		case identityMapped(l.DSO.Name):
+			b = append(b, "/tmp/perf-"...)
+			b = strconv.AppendInt(b, int64(pid), 10)
+			b = append(b, ".map"...)
+		default:
+			b = append(b, result.Printable(l.DSO.Name)...)
 		}
-		b = append(b, result.Printable(name)...)
 		b = append(b, ')')
 	}
 	return b
