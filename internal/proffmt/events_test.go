@@ -73,7 +73,7 @@ func TestOneEvent(t *testing.T) {
 		t.Error("an event the file lacks was chosen")
 	}
 	var b bytes.Buffer
-	if err := Folded(&b, p, FoldedOptions{Event: 1}); err != nil || b.String() != "prog;[unknown] 2\n" {
+	if err := Folded(&b, p, FoldedOptions{Event: 1}); err != nil || b.String() != "prog;[ld.so] 1\nprog;[prog] 1\n" {
 		t.Errorf("folded page-faults: %q %v", b.String(), err)
 	}
 }
