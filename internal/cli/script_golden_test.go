@@ -38,6 +38,8 @@ var scriptGoldens = []struct {
 	{"pmc-g", "pmc-g.data", nil},
 	{"pmc-g-fields", "pmc-g.data", []string{"-F", "tid,period,ip,sym,symoff"}},
 	{"pmc-a", "pmc-a.data", nil},
+	// perf record -z: its records in zstd-compressed COMPRESSED records.
+	{"perf-z-g", "perf-z-g.data", nil},
 }
 
 // scriptDir holds pmc's own recordings (make.sh) and their archives.
@@ -46,7 +48,7 @@ const scriptDir = "testdata/script"
 // scriptFile is where a golden's recording is: pmc's own in scriptDir, perf's in
 // perfDataDir.
 func scriptFile(name string) string {
-	if strings.HasPrefix(name, "pmc-") {
+	if strings.HasPrefix(name, "pmc-") || strings.HasPrefix(name, "perf-z") {
 		return filepath.Join(scriptDir, name)
 	}
 	return filepath.Join(perfDataDir, name)
@@ -63,7 +65,7 @@ func TestScriptAgreesWithPerf(t *testing.T) {
 	if golden.Updating() {
 		// The archives pmc record --embed-symbols wrote keep whole tables: keep only the
 		// symbols the samples hit.
-		for _, f := range []string{"pmc-g.data", "pmc-a.data"} {
+		for _, f := range []string{"pmc-g.data", "pmc-a.data", "perf-z-g.data"} {
 			writeTestArchive(t, scriptFile(f))
 		}
 	}

@@ -68,6 +68,7 @@ func TestScriptInferno(t *testing.T) {
 		{"attach", "attach.data", true},
 		{"pmc-g", "pmc-g.data", true},
 		{"pmc-a", "pmc-a.data", true},
+		{"perf-z-g", "perf-z-g.data", true},
 	}
 	for _, c := range cases {
 		t.Run(c.golden, func(t *testing.T) {
