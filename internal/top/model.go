@@ -2,6 +2,7 @@ package top
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,23 +29,30 @@ const (
 	maxChains     = 32      // distinct call chains per row
 	maxChainDepth = 32      // frames kept of each chain
 	maxAddrCache  = 1 << 16 // resolved addresses per process before its cache is cleared
+	// maxRows bounds the rows kept between refreshes: a machine running JIT code (QEMU's
+	// TCG, a JVM) or stripped binaries makes a row of every distinct unresolved address,
+	// and those fade only after minutes. The smallest beyond it are folded into Other.
+	maxRows = 1 << 13
 )
 
 // Model is the live profile. Not safe for concurrent use.
 type Model struct {
-	opt      Options
-	keys     struct{ comm, pid, dso, sym bool }
-	res      *symbol.Resolver
-	kernel   *dso
-	procs    map[int]*proc   // by pid
-	threads  map[int]*thread // by tid
-	dsos     map[string]*dso
-	rows     map[rowKey]*Row
-	comms    map[string]bool
-	pids     map[int]bool
-	exited   []int // tids (and pids, negated) to forget at the next Decay
-	Samples  uint64
-	Lost     uint64
+	opt     Options
+	keys    struct{ comm, pid, dso, sym bool }
+	res     *symbol.Resolver
+	kernel  *dso
+	procs   map[int]*proc   // by pid
+	threads map[int]*thread // by tid
+	dsos    map[string]*dso
+	rows    map[rowKey]*Row
+	comms   map[string]bool
+	pids    map[int]bool
+	exited  []int // tids (and pids, negated) to forget at the next Decay
+	Samples uint64
+	Lost    uint64
+	// Other is the decayed period of the rows dropped beyond maxRows: still part of the
+	// total the percentages are of.
+	Other    uint64
 	unknownD *dso
 }
 
@@ -234,6 +242,30 @@ func (m *Model) load(d *dso) {
 	}
 }
 
+// trim keeps the maxRows rows of the largest periods.
+func (m *Model) trim() {
+	periods := make([]uint64, 0, len(m.rows))
+	for _, r := range m.rows {
+		periods = append(periods, r.Period)
+	}
+	slices.Sort(periods)
+	cut := periods[len(periods)-maxRows] // rows below it go, and those at it past the bound
+	atCut := 0
+	for _, p := range periods[len(periods)-maxRows:] {
+		if p == cut {
+			atCut++
+		}
+	}
+	for k, r := range m.rows {
+		if r.Period < cut || r.Period == cut && atCut == 0 {
+			m.Other += r.Period
+			delete(m.rows, k)
+		} else if r.Period == cut {
+			atCut--
+		}
+	}
+}
+
 // forgetDSOs drops the DSOs that no process maps and no row names, with their tables.
 func (m *Model) forgetDSOs() {
 	used := map[*dso]bool{}
@@ -399,8 +431,10 @@ func frameName(f frame) string {
 }
 
 // Decay ages every row by perf top's factor (period*7/8, per refresh), drops the rows
-// that reach zero, and forgets the threads and processes that exited since the last call.
+// that reach zero (and the smallest beyond maxRows), and forgets the threads and processes
+// that exited since the last call.
 func (m *Model) Decay() {
+	m.Other = m.Other * 7 / 8
 	for k, r := range m.rows {
 		r.Period = r.Period * 7 / 8
 		r.Samples = r.Samples * 7 / 8
@@ -424,6 +458,9 @@ func (m *Model) Decay() {
 		}
 	}
 	m.exited = m.exited[:0]
+	if len(m.rows) > maxRows {
+		m.trim()
+	}
 	m.forgetDSOs()
 }
 

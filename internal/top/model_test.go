@@ -129,3 +129,25 @@ func TestModelChains(t *testing.T) {
 		t.Errorf("chains:\n%s", b.String())
 	}
 }
+
+// TestModelBounded: however many distinct unresolved addresses come (JIT code), the rows
+// kept after a refresh are at most maxRows, and the dropped ones still count in the total.
+func TestModelBounded(t *testing.T) {
+	m, _ := NewModel(Options{}, nil, nil)
+	m.Add(comm(10, 10, "qemu"))
+	for i := 0; i < 3*maxRows; i++ {
+		m.Add(sample(10, 10, 0x7f0000000000+uint64(i)*16, false, 1000))
+	}
+	m.Add(sample(10, 10, 0x1000, false, 1000000))
+	m.Decay()
+	if rows, _, _, _ := m.Size(); rows != maxRows {
+		t.Errorf("%d rows after a refresh, want %d", rows, maxRows)
+	}
+	v := m.Snapshot(1)
+	if want := uint64(3*maxRows*1000+1000000) * 7 / 8; v.Total < want-maxRows || v.Total > want {
+		t.Errorf("total %d, want about %d (the dropped rows included)", v.Total, want)
+	}
+	if v.Rows[0].Symbol != "0x1000" {
+		t.Errorf("first row %+v", v.Rows[0].Row)
+	}
+}

@@ -34,7 +34,7 @@ type Chain struct {
 
 // Snapshot returns the rows in order (period, then names), at most limit of them (0: all).
 func (m *Model) Snapshot(limit int) View {
-	var v View
+	v := View{Total: m.Other}
 	rows := make([]*Row, 0, len(m.rows))
 	for _, r := range m.rows {
 		rows = append(rows, r)
