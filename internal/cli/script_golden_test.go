@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -74,11 +73,15 @@ func TestScriptAgreesWithPerf(t *testing.T) {
 			file := scriptFile(c.file)
 			goldenPath := filepath.Join("testdata", "perf-script", c.name+".txt")
 			if golden.Updating() {
-				args := append([]string{"script", "-i", file}, c.args...)
+				abs, err := filepath.Abs(file) // perfTool runs perf in the annotate goldens' directory
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := append([]string{"script", "-i", abs}, c.args...)
 				if k := archiveKallsyms(t, file); k != "" {
 					args = append(args, "--kallsyms", k)
 				}
-				golden.Check(t, goldenPath, []byte(perfOutput(t, args...)))
+				golden.Check(t, goldenPath, []byte(perfTool(t, args...)))
 			}
 			want, err := os.ReadFile(goldenPath)
 			if err != nil {
@@ -101,19 +104,6 @@ func TestScriptAgreesWithPerf(t *testing.T) {
 			}
 		})
 	}
-}
-
-// perfOutput runs perf and returns its standard output.
-func perfOutput(t *testing.T, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("perf", args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("perf %v: %v: %s", args, err, stderr.String())
-	}
-	return string(out)
 }
 
 // archiveKallsyms writes the kernel symbols of file's archive as a kallsyms file for perf
