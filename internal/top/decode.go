@@ -77,6 +77,9 @@ func (d *decoder) decode(rec []byte) (perfdata.Record, error) {
 			if !need(32) {
 				return nil, errShort
 			}
+			if h.Misc&perfdata.MiscMmapBuildID == 0 {
+				m.Maj, m.Min, m.Ino, m.InoGen = le.Uint32(b), le.Uint32(b[4:]), le.Uint64(b[8:]), le.Uint64(b[16:])
+			}
 			m.Prot, m.Flags = le.Uint32(b[24:]), le.Uint32(b[28:])
 			b = b[32:]
 		}

@@ -230,7 +230,7 @@ func (s *Source) Synthesize(fn func(perfdata.Record)) {
 			}
 			fn(&perfdata.Mmap{RecordHeader: perfdata.RecordHeader{Type: perfdata.RecordMmap2, Misc: perfdata.MiscUser},
 				PID: uint32(pid), TID: uint32(pid), Addr: mp.Start, Len: mp.End - mp.Start, Pgoff: mp.Offset,
-				Prot: protExec, Filename: mp.Path})
+				Ino: mp.Inode, Prot: protExec, Filename: mp.Path})
 		}
 	}
 }

@@ -33,6 +33,8 @@ const (
 	// TCG, a JVM) or stripped binaries makes a row of every distinct unresolved address,
 	// and those fade only after minutes. The smallest beyond it are folded into Other.
 	maxRows = 1 << 13
+	// maxRecent is how many forgotten DSOs keep their symbol tables.
+	maxRecent = 32
 )
 
 // Model is the live profile. Not safe for concurrent use.
@@ -43,7 +45,9 @@ type Model struct {
 	kernel  *dso
 	procs   map[int]*proc   // by pid
 	threads map[int]*thread // by tid
-	dsos    map[string]*dso
+	dsos    map[dsoKey]*dso
+	recent  []*dso // forgotten DSOs, the most recent last: a program run again and again
+	// (a compiler, a test binary) is not read again at each run
 	rows    map[rowKey]*Row
 	comms   map[string]bool
 	pids    map[int]bool
@@ -73,7 +77,13 @@ type mapping struct {
 	dso               *dso
 }
 
+type dsoKey struct {
+	name string
+	ino  uint64
+}
+
 type dso struct {
+	key    dsoKey
 	name   string
 	kernel bool
 	table  *symbol.Table
@@ -115,7 +125,7 @@ func NewModel(o Options, res *symbol.Resolver, kernel *symbol.Table) (*Model, er
 	if len(o.Sort) == 0 {
 		o.Sort = DefaultSort
 	}
-	m := &Model{opt: o, res: res, procs: map[int]*proc{}, threads: map[int]*thread{}, dsos: map[string]*dso{},
+	m := &Model{opt: o, res: res, procs: map[int]*proc{}, threads: map[int]*thread{}, dsos: map[dsoKey]*dso{},
 		rows: map[rowKey]*Row{}, comms: map[string]bool{}, pids: map[int]bool{}}
 	for _, k := range o.Sort {
 		switch k {
@@ -204,7 +214,7 @@ func (m *Model) mmap(r *perfdata.Mmap) {
 		p = &proc{}
 		m.procs[pid] = p
 	}
-	nm := mapping{start: r.Addr, end: r.Addr + r.Len, pgoff: r.Pgoff, dso: m.dso(r.Filename)}
+	nm := mapping{start: r.Addr, end: r.Addr + r.Len, pgoff: r.Pgoff, dso: m.dso(r.Filename, r.Ino)}
 	out := make([]mapping, 0, len(p.maps)+1)
 	for _, o := range p.maps {
 		if o.end <= nm.start || o.start >= nm.end {
@@ -219,11 +229,19 @@ func (m *Model) mmap(r *perfdata.Mmap) {
 	p.cache = map[uint64]frame{}
 }
 
-func (m *Model) dso(name string) *dso {
-	d := m.dsos[name]
+// dso is the DSO of a file (name and inode: a binary rebuilt in place is another), revived
+// from the recently forgotten ones when it is one of them.
+func (m *Model) dso(name string, ino uint64) *dso {
+	key := dsoKey{name, ino}
+	d := m.dsos[key]
 	if d == nil {
-		d = &dso{name: name}
-		m.dsos[name] = d
+		if i := slices.IndexFunc(m.recent, func(r *dso) bool { return r.key == key }); i >= 0 {
+			d = m.recent[i]
+			m.recent = slices.Delete(m.recent, i, i+1)
+		} else {
+			d = &dso{name: name, key: key}
+		}
+		m.dsos[key] = d
 	}
 	return d
 }
@@ -277,10 +295,17 @@ func (m *Model) forgetDSOs() {
 	for k := range m.rows {
 		used[k.dso] = true
 	}
-	for name, d := range m.dsos {
+	for key, d := range m.dsos {
 		if !used[d] {
-			delete(m.dsos, name)
+			delete(m.dsos, key)
+			if d.table != nil {
+				m.recent = append(m.recent, d)
+			}
 		}
+	}
+	if n := len(m.recent) - maxRecent; n > 0 {
+		clear(m.recent[:n])
+		m.recent = slices.Delete(m.recent, 0, n)
 	}
 }
 
