@@ -55,7 +55,7 @@ chains (with -g), space pauses. --stdio prints a snapshot every interval instead
 	fl.Float64VarP(&f.delay, "delay", "d", 2, "seconds between refreshes")
 	fl.StringVarP(&f.pids, "pid", "p", "", "sample these processes only (comma-separated), with the threads and children they start")
 	fl.StringVarP(&f.cgroup, "cgroup", "G", "", "sample the tasks of this cgroup (v2 directory, e.g. /sys/fs/cgroup/system.slice)")
-	fl.StringVarP(&f.sort, "sort", "s", strings.Join(top.DefaultSort, ","), "rows by these keys: "+strings.Join(top.SortKeys, ","))
+	fl.StringVarP(&f.sort, "sort", "s", strings.Join(top.DefaultSort(), ","), "rows by these keys: "+strings.Join(top.SortKeys(), ","))
 	fl.StringSliceVar(&f.comms, "comm", nil, "show only these commands (comma-separated)")
 	fl.BoolVarP(&f.callchain, "call-graph", "g", false, "record call chains: Enter shows the selected row's (--stdio: every row's)")
 	fl.BoolVar(&f.stdio, "stdio", false, "print a snapshot every interval instead of the full-screen view")

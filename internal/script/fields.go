@@ -92,9 +92,25 @@ func kindOf(a perfdata.Attr) kind {
 	return kindOther
 }
 
-// -F's prefixes for one kind (perf's; "synth" names perf's synthesized events, which no
-// file pmc reads has).
-var kindPrefixes = map[string]kind{"hw": kindHW, "sw": kindSW, "trace": kindTrace, "raw": kindRaw, "break": kindBreak, "synth": nKinds}
+// kindPrefix is the kind -F's prefix names (perf's; "synth" names perf's synthesized
+// events, which no file pmc reads has: nKinds).
+func kindPrefix(p string) (kind, bool) {
+	switch p {
+	case "hw":
+		return kindHW, true
+	case "sw":
+		return kindSW, true
+	case "trace":
+		return kindTrace, true
+	case "raw":
+		return kindRaw, true
+	case "break":
+		return kindBreak, true
+	case "synth":
+		return nKinds, true
+	}
+	return 0, false
+}
 
 const basic = Comm | TID | CPU | Time | Event | IP | Sym | SymOff | DSO | Period
 
@@ -134,7 +150,7 @@ func Parse(spec string) (*Selection, error) {
 	target := kind(-1)
 	list := spec
 	if prefix, rest, ok := strings.Cut(spec, ":"); ok {
-		k, known := kindPrefixes[prefix]
+		k, known := kindPrefix(prefix)
 		if !known {
 			return nil, fmt.Errorf("-F %s: unknown event type %q: use hw, sw, trace, raw or break", spec, prefix)
 		}

@@ -50,13 +50,20 @@ type Source struct {
 	Errors int // corrupt rings seen
 }
 
-// events pmc top samples by name: perf's generic hardware and software events.
-var events = map[string]perfevent.Attr{
-	"cycles":       {Type: 0, Config: 0},
-	"cpu-cycles":   {Type: 0, Config: 0},
-	"instructions": {Type: 0, Config: 1},
-	"cpu-clock":    {Type: 1, Config: 0},
-	"task-clock":   {Type: 1, Config: 1},
+// eventAttr is the attribute of an event pmc top samples by name: perf's generic hardware
+// and software events.
+func eventAttr(name string) (perfevent.Attr, bool) {
+	switch name {
+	case "cycles", "cpu-cycles":
+		return perfevent.Attr{Type: 0, Config: 0}, true
+	case "instructions":
+		return perfevent.Attr{Type: 0, Config: 1}, true
+	case "cpu-clock":
+		return perfevent.Attr{Type: 1, Config: 0}, true
+	case "task-clock":
+		return perfevent.Attr{Type: 1, Config: 1}, true
+	}
+	return perfevent.Attr{}, false
 }
 
 // EventNames are the events -e accepts.
@@ -96,7 +103,7 @@ func (s *Source) open() error {
 	if name == "" {
 		name = "cycles"
 	}
-	attr, ok := events[name]
+	attr, ok := eventAttr(name)
 	if !ok {
 		return fmt.Errorf("-e %s: pmc top samples %s", name, strings.Join(EventNames(), ", "))
 	}
@@ -104,7 +111,8 @@ func (s *Source) open() error {
 	if err != nil && s.o.Event == "" && errors.Is(err, perfevent.ErrNotSupported) {
 		s.closeCounters()
 		s.Notes = append(s.Notes, "no hardware PMU here (cycles not supported): sampling cpu-clock")
-		name, attr = "cpu-clock", events["cpu-clock"]
+		name = "cpu-clock"
+		attr, _ = eventAttr(name)
 		err = s.openAll(name, attr, cpus)
 	}
 	s.Event = name

@@ -10,11 +10,11 @@ import (
 	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
-// Sort keys (perf top --sort).
-var SortKeys = []string{"comm", "pid", "dso", "sym"}
+// SortKeys are the keys of perf top --sort that pmc top knows.
+func SortKeys() []string { return []string{"comm", "pid", "dso", "sym"} }
 
 // DefaultSort is what a row is, unless --sort says otherwise.
-var DefaultSort = []string{"comm", "dso", "sym"}
+func DefaultSort() []string { return []string{"comm", "dso", "sym"} }
 
 // Options choose how samples become rows.
 type Options struct {
@@ -123,7 +123,7 @@ type Row struct {
 // running kernel's symbols, nil when unknown).
 func NewModel(o Options, res *symbol.Resolver, kernel *symbol.Table) (*Model, error) {
 	if len(o.Sort) == 0 {
-		o.Sort = DefaultSort
+		o.Sort = DefaultSort()
 	}
 	m := &Model{opt: o, res: res, procs: map[int]*proc{}, threads: map[int]*thread{}, dsos: map[dsoKey]*dso{},
 		rows: map[rowKey]*Row{}, comms: map[string]bool{}, pids: map[int]bool{}}
@@ -138,7 +138,7 @@ func NewModel(o Options, res *symbol.Resolver, kernel *symbol.Table) (*Model, er
 		case "sym":
 			m.keys.sym = true
 		default:
-			return nil, fmt.Errorf("--sort %s: unknown key %q: choose from %s", strings.Join(o.Sort, ","), k, strings.Join(SortKeys, ","))
+			return nil, fmt.Errorf("--sort %s: unknown key %q: choose from %s", strings.Join(o.Sort, ","), k, strings.Join(SortKeys(), ","))
 		}
 	}
 	for _, c := range o.Comms {

@@ -59,7 +59,7 @@ func TestModel(t *testing.T) {
 		t.Fatalf("rows %+v %+v", v.Rows[0].Row, v.Rows[1].Row)
 	}
 	var b bytes.Buffer
-	v.Write(&b, Header{Event: "cpu-clock", Freq: 4000, Target: "all, 2 CPUs"}, DefaultSort, 0, -1, false)
+	v.Write(&b, Header{Event: "cpu-clock", Freq: 4000, Target: "all, 2 CPUs"}, DefaultSort(), 0, -1, false)
 	if !strings.Contains(b.String(), "  75.00%  hot      hot                [.] 0x123\n") ||
 		!strings.Contains(b.String(), "  25.00%  cold     [kernel.kallsyms]  [k] clear_page\n") {
 		t.Errorf("text:\n%s", b.String())
@@ -124,7 +124,7 @@ func TestModelChains(t *testing.T) {
 		t.Fatalf("%d rows, %d chains", len(v.Rows), len(v.Rows[0].Chains))
 	}
 	var b bytes.Buffer
-	v.Write(&b, Header{}, DefaultSort, 0, 0, true)
+	v.Write(&b, Header{}, DefaultSort(), 0, 0, true)
 	if !strings.Contains(b.String(), "[other chains]") || !strings.Contains(b.String(), "schedule\n") {
 		t.Errorf("chains:\n%s", b.String())
 	}

@@ -96,7 +96,7 @@ func (v View) Write(w io.Writer, h Header, keys []string, width, selected int, s
 	b.WriteString("  Overhead")
 	cw := v.widths(keys)
 	for i, k := range keys {
-		fmt.Fprintf(&b, "  %-*s", cw[i], titles[k])
+		fmt.Fprintf(&b, "  %-*s", cw[i], title(k))
 	}
 	line(&b, width)
 	for i, r := range v.Rows {
@@ -132,7 +132,18 @@ func line(b *strings.Builder, width int) {
 	b.WriteByte('\n')
 }
 
-var titles = map[string]string{"comm": "Command", "pid": "Pid", "dso": "Shared Object", "sym": "Symbol"}
+// title is a column's title.
+func title(key string) string {
+	switch key {
+	case "comm":
+		return "Command"
+	case "pid":
+		return "Pid"
+	case "dso":
+		return "Shared Object"
+	}
+	return "Symbol"
+}
 
 func (r *Row) cell(key string) string {
 	switch key {
@@ -159,7 +170,7 @@ func (v View) widths(keys []string) []int {
 		if i == len(keys)-1 {
 			break
 		}
-		w[i] = len(titles[k])
+		w[i] = len(title(k))
 		for _, r := range v.Rows {
 			w[i] = max(w[i], len(r.cell(k)))
 		}
