@@ -19,6 +19,13 @@ const (
 	Append
 	// Stream truncates the path and writes through as the data comes.
 	Stream
+	// Rotate writes a recording and keeps the previous one, as perf record -o does: the
+	// data goes to a new seekable file beside the path; Close moves an existing non-empty
+	// path (a symlink itself, not its target) to PATH.old, replacing an older one, and the
+	// new file to PATH. Abort removes the new file and changes nothing else. A device
+	// (/dev/null) is written in place; a FIFO or socket is refused (a recording is rewritten
+	// at its end).
+	Rotate
 )
 
 // DefaultPerm is the mode of a file pmc creates (before the umask): results are for reading.
@@ -33,12 +40,19 @@ type File struct {
 	tmp    bool     // f is a temporary file to rename over target at Close
 	keep   *fs.FileInfo
 	done   bool
+	rotate bool // Rotate: Close moves an existing path to path.old first
+	// emptied: an empty file written in place (hard links, another owner); Abort empties it
+	// again.
+	emptied bool
 }
 
 // Create opens path for writing in mode. The error names the path and what to change.
 func Create(path string, mode Mode) (*File, error) {
 	if path == "" {
 		return nil, errors.New("the output file name is empty: name a file")
+	}
+	if mode == Rotate {
+		return createRotate(path)
 	}
 	target, fi, err := resolve(path)
 	if err != nil {
@@ -161,7 +175,12 @@ func (o *File) Close() error {
 		}
 		return nil
 	}
-	err := o.finishTemp()
+	var err error
+	if o.rotate {
+		err = o.finishRotate()
+	} else {
+		err = o.finishTemp()
+	}
 	if err != nil {
 		os.Remove(o.f.Name())
 		return fmt.Errorf("writing %s: %w", o.path, unwrapPath(err))
@@ -170,6 +189,19 @@ func (o *File) Close() error {
 }
 
 func (o *File) finishTemp() error {
+	if err := o.seal(); err != nil {
+		return err
+	}
+	if err := os.Rename(o.f.Name(), o.target); err != nil {
+		return err
+	}
+	syncDir(filepath.Dir(o.target))
+	return nil
+}
+
+// seal gives the temporary file its mode (the old file's, or DefaultPerm) and owner, syncs
+// and closes it.
+func (o *File) seal() error {
 	perm := DefaultPerm
 	if o.keep != nil {
 		perm = (*o.keep).Mode().Perm()
@@ -189,28 +221,29 @@ func (o *File) finishTemp() error {
 		o.f.Close()
 		return err
 	}
-	if err := o.f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(o.f.Name(), o.target); err != nil {
-		return err
-	}
-	// The rename is durable once the directory entry is on disk; a file system that cannot
-	// sync a directory still has the whole file, so that is not an error.
-	if d, err := os.Open(filepath.Dir(o.target)); err == nil {
+	return o.f.Close()
+}
+
+// syncDir makes a rename durable. A file system that cannot sync a directory still has the
+// whole file, so that is not an error.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }
 
 // Abort gives up: a temporary file is removed and the target left as it was; a file written
-// in place (a device, a stream, an append) is closed with what it has.
+// in place (a device, a stream, an append) is closed with what it has, except an empty file
+// a recording was written into, which is emptied again.
 func (o *File) Abort() {
 	if o.done {
 		return
 	}
 	o.done = true
+	if o.emptied {
+		o.f.Truncate(0)
+	}
 	o.f.Close()
 	if o.tmp {
 		os.Remove(o.f.Name())
