@@ -229,21 +229,17 @@ func execErr(err error) error {
 	return err
 }
 
-// prepareOutput renames an existing output to FILE.old, as perf does, and creates FILE.
+// prepareOutput opens the output: outfile keeps an existing recording as FILE.old once the
+// new one is complete, as perf does, and an abort removes only what pmc created.
 func (s *recorder) prepareOutput() error {
 	name := s.plan.output
-	if fi, err := os.Lstat(name); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		if err := os.Rename(name, name+".old"); err != nil {
-			return fmt.Errorf("cannot keep the old %s as %s.old: %w", name, name, err)
-		}
-	}
-	out, err := outfile.Create(name, outfile.Stream)
+	out, err := outfile.Create(name, outfile.Rotate)
 	if err != nil {
 		return err
 	}
 	if _, err := out.Seek(0, 1); err != nil {
 		out.Abort()
-		return fmt.Errorf("%s: perf.data needs a seekable file (not a pipe or device): name a regular file", name)
+		return fmt.Errorf("%s: perf.data needs a seekable file (not a pipe or a terminal): name a regular file", name)
 	}
 	s.out = out
 	if s.plan.embed {

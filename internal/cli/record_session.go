@@ -348,11 +348,11 @@ func (s *recorder) closeCounters() {
 	s.rings, s.counters = nil, nil
 }
 
-// abort drops the output file (nothing was recorded) and kills a workload never started.
+// abort drops the output (nothing was recorded): outfile removes what pmc created and
+// leaves what was there before as it was.
 func (s *recorder) abort() {
 	if s.out != nil {
 		s.out.Abort()
-		os.Remove(s.plan.output)
 		s.out = nil
 	}
 	if s.archive != nil {
