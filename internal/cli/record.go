@@ -172,10 +172,20 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 	if len(cpus) == 0 {
 		return errors.New("no online CPU found in /sys/devices/system/cpu/online")
 	}
+	// Ctrl-C from here on ends the recording rather than pmc: the counters may be open
+	// before the signal comes.
+	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
+	defer stopSignals()
 	s := &recorder{plan: p, machine: m, cpus: cpus, stderr: e.stderr}
 	defer s.close()
 	if err := s.prepareOutput(); err != nil {
 		return err
+	}
+	if p.mode == stat.Attach {
+		if err := s.watchAttached(); err != nil {
+			s.abort()
+			return err
+		}
 	}
 	if len(p.command) > 0 {
 		s.child, err = launch.Start(launch.Cmd{Path: path, Args: p.command, Env: os.Environ(),
@@ -197,8 +207,6 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 			return err
 		}
 	}
-	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
-	defer stopSignals()
 	status, err := s.run(ctx, sigCtx)
 	if err != nil {
 		s.abort()

@@ -219,7 +219,7 @@ func TestRecordInterruptedPaths(t *testing.T) {
 				t.Fatal(err)
 			}
 			if k.refused == "" {
-				waitSampling(t, cmd)
+				waitSampling(t, cmd, 200*time.Millisecond)
 				cmd.Process.Signal(os.Interrupt)
 			}
 			err := waitTimeout(t, cmd, 2*time.Minute)
@@ -265,7 +265,7 @@ func TestRecordInterruptedPaths(t *testing.T) {
 
 // waitSampling waits until pmc record has opened its counters (a perf_event fd in
 // /proc/PID/fd) and a little more, so that SIGINT ends a recording rather than its set-up.
-func waitSampling(t *testing.T, cmd *exec.Cmd) {
+func waitSampling(t *testing.T, cmd *exec.Cmd, then time.Duration) {
 	t.Helper()
 	fdDir := fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid)
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
@@ -275,7 +275,7 @@ func waitSampling(t *testing.T, cmd *exec.Cmd) {
 		}
 		for _, e := range ents {
 			if l, _ := os.Readlink(filepath.Join(fdDir, e.Name())); strings.Contains(l, "perf_event") {
-				time.Sleep(200 * time.Millisecond)
+				time.Sleep(then)
 				return
 			}
 		}
@@ -295,7 +295,7 @@ func waitTimeout(t *testing.T, cmd *exec.Cmd, d time.Duration) error {
 	case <-time.After(d):
 		cmd.Process.Kill()
 		<-done
-		t.Fatalf("pmc %v hangs: still running %v after SIGINT", cmd.Args[1:], d)
+		t.Fatalf("pmc %v hangs: still running %v after its end (SIGINT or the target's exit)", cmd.Args[1:], d)
 		return nil
 	}
 }

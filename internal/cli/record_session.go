@@ -41,6 +41,7 @@ type recorder struct {
 	lost     uint64            // records the kernel dropped (PERF_RECORD_LOST)
 	lostSmp  uint64            // samples dropped (PERF_RECORD_LOST_SAMPLES)
 	files    map[string]uint16 // mapped executable files seen: the build-id feature's DSOs
+	gone     []<-chan struct{} // attach mode: closed at each process's exit
 }
 
 // sampling turns a counting attribute into pmc record's sampling one.
@@ -135,7 +136,7 @@ func (s *recorder) open(evs []stat.Event) error {
 						return err
 					}
 					s.rings = append(s.rings, r)
-					if err := s.poller.Add(r); err != nil {
+					if err := s.poller.Watch(r.FD()); err != nil {
 						return err
 					}
 					ring = c
@@ -189,30 +190,35 @@ func (s *recorder) run(ctx, sigCtx context.Context) (int, error) {
 	default:
 		s.enable()
 		go func() {
-			defer close(done)
-			defer s.poller.Wake()
 			if s.plan.mode == stat.Attach {
 				s.waitAttached(sigCtx)
-				return
+			} else {
+				<-sigCtx.Done()
 			}
-			<-sigCtx.Done()
+			close(done)
+			s.poller.Wake()
 		}()
 	}
-	for finished := false; !finished; {
-		if _, err := s.poller.Wait(-1); err != nil {
+	// The wake-up is a state: once the waiter has woken the poller every Wait returns at
+	// once, so the loop cannot go back to sleep after the end.
+	for {
+		woken, err := s.poller.Wait(-1)
+		if err != nil {
 			return 0, err
 		}
-		select {
-		case <-done:
-			finished = true
-			for _, c := range s.counters {
-				c.Disable()
-			}
-		default:
+		if woken {
+			break
 		}
 		if err := s.drain(); err != nil {
 			return 0, err
 		}
+	}
+	<-done
+	for _, c := range s.counters {
+		c.Disable()
+	}
+	if err := s.drain(); err != nil {
+		return 0, err
 	}
 	if waitErr != nil {
 		return 0, waitErr
@@ -220,22 +226,28 @@ func (s *recorder) run(ctx, sigCtx context.Context) (int, error) {
 	return status.ExitCode(), nil
 }
 
+// watchAttached watches the attached processes' exits from before their counters are
+// opened: a process that exits during the set-up is then still seen to exit (watching it
+// after the exit failed, and pmc waited for Ctrl-C with nothing left to sample).
+func (s *recorder) watchAttached() error {
+	for _, pid := range s.plan.pids {
+		ch, err := launch.Gone(pid)
+		if err != nil {
+			return fmt.Errorf("process %d: %w", pid, err)
+		}
+		s.gone = append(s.gone, ch)
+	}
+	return nil
+}
+
 // waitAttached returns when every attached process has exited or the signal context ends.
 func (s *recorder) waitAttached(sigCtx context.Context) {
-	var gone []<-chan struct{}
-	for _, pid := range s.plan.pids {
-		if ch, err := launch.Gone(pid); err == nil {
-			gone = append(gone, ch)
-		}
-	}
 	all := make(chan struct{})
 	go func() {
-		for _, ch := range gone {
+		for _, ch := range s.gone {
 			<-ch
 		}
-		if len(gone) == len(s.plan.pids) {
-			close(all)
-		}
+		close(all)
 	}()
 	select {
 	case <-all:

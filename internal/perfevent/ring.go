@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -106,86 +105,5 @@ func (r *Ring) Close() error {
 	return err
 }
 
-// Poller waits for rings with data (their counters' fds) with epoll, and for Wake.
-type Poller struct {
-	epfd   int
-	wake   [2]int
-	events []unix.EpollEvent
-}
-
-// NewPoller creates an epoll instance with a wake-up pipe.
-func NewPoller() (*Poller, error) {
-	epfd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
-	if err != nil {
-		return nil, fmt.Errorf("epoll_create1: %w", err)
-	}
-	p := &Poller{epfd: epfd, wake: [2]int{-1, -1}}
-	if err := unix.Pipe2(p.wake[:], unix.O_CLOEXEC|unix.O_NONBLOCK); err != nil {
-		p.Close()
-		return nil, fmt.Errorf("pipe2: %w", err)
-	}
-	if err := p.add(p.wake[0]); err != nil {
-		p.Close()
-		return nil, err
-	}
-	return p, nil
-}
-
-func (p *Poller) add(fd int) error {
-	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
-	if err := unix.EpollCtl(p.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
-		return fmt.Errorf("epoll_ctl: %w", err)
-	}
-	p.events = append(p.events, unix.EpollEvent{})
-	return nil
-}
-
-// Add watches r's counter: Wait returns when the ring passes its wakeup mark.
-func (p *Poller) Add(r *Ring) error { return p.add(r.c.fd) }
-
-// Wake makes a Wait in progress (or the next one) return; safe from any goroutine.
-func (p *Poller) Wake() { unix.Write(p.wake[1], []byte{1}) }
-
-// Wait blocks until a ring has data, Wake is called or timeout passes (<0: no timeout). It
-// reports whether Wake was called. Counters whose task is gone (EPOLLHUP) stop being
-// watched, so a finished workload does not make Wait spin.
-func (p *Poller) Wait(timeout time.Duration) (woken bool, err error) {
-	ms := -1
-	if timeout >= 0 {
-		ms = int(timeout / time.Millisecond)
-	}
-	n, err := unix.EpollWait(p.epfd, p.events, ms)
-	if err != nil {
-		if errors.Is(err, unix.EINTR) {
-			return false, nil
-		}
-		return false, fmt.Errorf("epoll_wait: %w", err)
-	}
-	for _, ev := range p.events[:n] {
-		fd := int(ev.Fd)
-		switch {
-		case fd == p.wake[0]:
-			var b [64]byte
-			for {
-				if k, err := unix.Read(fd, b[:]); k <= 0 || err != nil {
-					break
-				}
-			}
-			woken = true
-		case ev.Events&(unix.EPOLLHUP|unix.EPOLLERR) != 0:
-			unix.EpollCtl(p.epfd, unix.EPOLL_CTL_DEL, fd, nil)
-		}
-	}
-	return woken, nil
-}
-
-// Close releases the epoll instance and the wake-up pipe.
-func (p *Poller) Close() error {
-	for _, fd := range []int{p.wake[0], p.wake[1], p.epfd} {
-		if fd >= 0 {
-			unix.Close(fd)
-		}
-	}
-	p.epfd, p.wake = -1, [2]int{-1, -1}
-	return nil
-}
+// FD is the descriptor of the ring's counter, for Poller.Watch (the counter keeps it).
+func (r *Ring) FD() int { return r.c.fd }

@@ -33,7 +33,7 @@ func TestRingSamplesSelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	if err := p.Add(r); err != nil {
+	if err := p.Watch(r.FD()); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Enable(); err != nil {
