@@ -12,6 +12,9 @@
 // or a file: its header records (HEADER_ATTR, HEADER_FEATURE, EVENT_UPDATE, TRACING_DATA)
 // stand for the header. Malformed input is an error of one line, never a panic.
 //
+// RawDecoder decodes the same records as a sampling counter's ring buffer hands them over
+// (pmc record), plus THROTTLE/UNTHROTTLE, so no other package reads records by offsets.
+//
 // The writer produces files that perf 6.1 reads: it writes a valid header first (data size
 // still open), appends records, and at Close writes the features and the final sizes, so an
 // interrupted writer still leaves a file the reader (and perf, with a warning) accepts.
