@@ -117,14 +117,17 @@ func buildID(f *elf.File) string {
 		if _, err := n.ReadAt(d, 0); err != nil && !errors.Is(err, io.EOF) {
 			continue
 		}
-		if id := noteBuildID(d, f.ByteOrder); id != "" {
+		if id := NoteBuildID(d, f.ByteOrder); id != "" {
 			return id
 		}
 	}
 	return ""
 }
 
-func noteBuildID(d []byte, bo binary.ByteOrder) string {
+// NoteBuildID finds the NT_GNU_BUILD_ID note in a run of ELF notes (a note section, a
+// PT_NOTE segment, or /sys/kernel/notes: the running kernel's) and returns its descriptor
+// in lower-case hex, "" when there is none. The one build-id note parser of pmc.
+func NoteBuildID(d []byte, bo binary.ByteOrder) string {
 	for len(d) >= 12 {
 		namesz, descsz, typ := uint64(bo.Uint32(d)), uint64(bo.Uint32(d[4:])), bo.Uint32(d[8:])
 		d = d[12:]
