@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -11,11 +12,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
-	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/pmu"
+	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/record"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/symbol"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -43,8 +47,11 @@ func newRecordCmd(e *env) *cobra.Command {
 		Short: "sample where a command spends its events and write perf.data (perf report reads it)",
 		Long: `Sample a command (or -p PIDs, or every CPU with -a/-C) like perf record and write
 perf.data that perf report and perf script read. The default is cycles at 4000 Hz; without a
-hardware PMU pmc samples cpu-clock instead and says so. An existing output file is renamed
-FILE.old. Lost samples are counted and reported.`,
+hardware PMU pmc samples cpu-clock instead, and where the kernel refuses kernel-mode
+sampling (perf_event_paranoid 2) user space only, and says so. An existing recording is
+kept as FILE.old once the new one is complete (a symlink is moved itself, as perf does); a
+failed recording leaves FILE as it was. Lost samples, throttling and a full disk are
+reported; the workload runs on and what was written stays readable.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
@@ -68,7 +75,7 @@ FILE.old. Lost samples are counted and reported.`,
 
 // recordPlan is a validated `pmc record` invocation.
 type recordPlan struct {
-	mode      stat.Mode
+	mode      record.Mode
 	command   []string
 	pids      []int
 	cpus      []int // explicit -C list
@@ -124,9 +131,9 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 			}
 			p.pids = append(p.pids, pid)
 		}
-		p.mode = stat.Attach
+		p.mode = record.Attach
 	case f.allCPUs || f.cpus != "":
-		p.mode = stat.System
+		p.mode = record.System
 		if f.cpus != "" {
 			cpus, err := pmu.ParseCPUList(f.cpus)
 			if err != nil {
@@ -141,7 +148,7 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 		if len(args) == 0 {
 			return nil, errors.New("no command to sample: pmc record [-e EVENT] -- COMMAND [ARGS...] (or -p PID, or -a)")
 		}
-		p.mode = stat.Launch
+		p.mode = record.Launch
 	}
 	return p, nil
 }
@@ -155,77 +162,116 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 		ctx = context.Background()
 	}
 	m := e.machine()
-	evs, err := resolveOn(m, p.spec, p.mode, true)
-	if err != nil {
+	req := &record.Request{Mode: p.mode, Command: p.command, PIDs: p.pids, CPUs: p.cpus, Period: p.period,
+		Freq: p.freq, Callchain: p.callchain, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
+		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]}
+	if req.Events, err = recordEvents(m, p.spec, p.mode); err != nil {
 		return usageErr(err)
 	}
-	var path string
-	if p.mode != stat.Attach && len(p.command) > 0 {
-		if path, err = launch.LookPath(p.command[0]); err != nil {
+	if p.defaulted {
+		req.Fallback, _ = recordEvents(m, "cpu-clock", p.mode)
+	}
+	if p.mode != record.Attach && len(p.command) > 0 {
+		if req.Path, err = launch.LookPath(p.command[0]); err != nil {
 			return execErr(err)
 		}
 	}
-	cpus := p.cpus
-	if len(cpus) == 0 {
-		cpus = m.PMUs.Online
+	// Both outputs are opened before anything runs: a path that cannot be written fails
+	// first. outfile keeps an existing recording as FILE.old once the new one is complete,
+	// and an abort removes only what pmc created.
+	out, err := outfile.Create(p.output, outfile.Rotate)
+	if err != nil {
+		return err
 	}
-	if len(cpus) == 0 {
-		return errors.New("no online CPU found in /sys/devices/system/cpu/online")
+	var archive *outfile.File
+	if p.embed {
+		if archive, err = outfile.Create(symbol.ArchivePath(p.output), outfile.Replace); err != nil {
+			out.Abort()
+			return err
+		}
+	}
+	abort := func() {
+		out.Abort()
+		if archive != nil {
+			archive.Abort()
+		}
 	}
 	// Ctrl-C from here on ends the recording rather than pmc: the counters may be open
 	// before the signal comes.
 	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
 	defer stopSignals()
-	s := &recorder{plan: p, machine: m, cpus: cpus, stderr: e.stderr}
-	defer s.close()
-	if err := s.prepareOutput(); err != nil {
-		return err
-	}
-	if p.mode == stat.Attach {
-		if err := s.watchAttached(); err != nil {
-			s.abort()
-			return err
-		}
-	}
-	if len(p.command) > 0 {
-		s.child, err = launch.Start(launch.Cmd{Path: path, Args: p.command, Env: os.Environ(),
-			Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]})
-		if err != nil {
-			return execErr(fmt.Errorf("starting %q: %w", p.command[0], err))
-		}
-	}
-	if err := s.open(evs); err != nil {
-		if p.defaulted && errors.Is(err, perfevent.ErrNotSupported) {
-			fmt.Fprintln(e.stderr, "pmc record: no hardware PMU here (cycles not supported): sampling cpu-clock instead")
-			s.closeCounters()
-			if evs, err = resolveOn(m, "cpu-clock", p.mode, true); err == nil {
-				err = s.open(evs)
-			}
-		}
-		if err != nil {
-			s.abort()
-			return err
-		}
-	}
-	status, err := s.run(ctx, sigCtx)
+	s, err := record.Start(req, record.Kernel{Machine: m}, out)
 	if err != nil {
-		s.abort()
-		return err
+		abort()
+		return execErr(err)
 	}
-	if err := s.finish(); err != nil {
-		return err
+	defer s.Close()
+	for _, n := range s.Notes() {
+		fmt.Fprintln(e.stderr, "pmc record: "+n)
 	}
-	if s.archive != nil {
-		a := s.archive
-		s.archive = nil
-		if err := embedSymbols(e, p.output, a); err != nil {
+	res, err := s.Run(sigCtx)
+	if cerr := out.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		if archive != nil {
+			archive.Abort()
+		}
+		return fmt.Errorf("recording to %s: %w", p.output, err)
+	}
+	status := recordSummary(e.stderr, p.output, res)
+	if archive != nil && res.WriteErr == nil {
+		if err := embedSymbols(e, m, p.output, archive); err != nil {
 			return err
 		}
+	} else if archive != nil {
+		archive.Abort()
 	}
 	if status != 0 {
 		return &exitError{code: status}
 	}
 	return nil
+}
+
+// recordEvents resolves an event list for pmc record.
+func recordEvents(m *host.Machine, spec string, mode record.Mode) ([]record.Event, error) {
+	sm := map[record.Mode]stat.Mode{record.Launch: stat.Launch, record.Attach: stat.Attach, record.System: stat.System}[mode]
+	evs, err := resolveOn(m, spec, sm, true)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]record.Event, len(evs))
+	for i, ev := range evs {
+		out[i] = record.Event{Name: ev.Name, Attr: ev.Attr}
+	}
+	return out, nil
+}
+
+// recordSummary prints what the recording lost and perf's summary line, and returns the
+// exit status: the workload's, else 1 when samples could not be written.
+func recordSummary(w io.Writer, output string, res *record.Result) int {
+	if res.Lost > 0 || res.LostSamples > 0 {
+		fmt.Fprintf(w, "pmc record: lost %d records and %d samples: the rings filled up; sample less often (-F, -c)\n",
+			res.Lost, res.LostSamples)
+	}
+	if res.Throttled > 0 {
+		fmt.Fprintf(w, "pmc record: the kernel throttled sampling %d times (its interrupts took too long): "+
+			"fewer samples than asked where it did; sample less often (-F, -c)\n", res.Throttled)
+	}
+	if res.Corrupt > 0 {
+		fmt.Fprintf(w, "pmc record: %d ring buffers held records that made no sense; the rest of each was skipped\n", res.Corrupt)
+	}
+	mb := float64(res.Bytes) / (1 << 20)
+	status := res.ExitStatus
+	if res.WriteErr != nil {
+		fmt.Fprintf(w, "pmc record: %v: %s keeps the first %d samples (%.3f MB), which perf and pmc read; "+
+			"%d samples after them were not written (the workload ran on)\n", res.WriteErr, output, res.Samples, mb, res.Unwritten)
+		if status == 0 {
+			status = 1
+		}
+	}
+	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples) ]\n", mb, output, res.Samples)
+	return status
 }
 
 // execErr keeps a command's not-found/not-executable status (127/126).
@@ -237,23 +283,26 @@ func execErr(err error) error {
 	return err
 }
 
-// prepareOutput opens the output: outfile keeps an existing recording as FILE.old once the
-// new one is complete, as perf does, and an abort removes only what pmc created.
-func (s *recorder) prepareOutput() error {
-	name := s.plan.output
-	out, err := outfile.Create(name, outfile.Rotate)
+// embedSymbols writes FILE.pmcsym (--embed-symbols): the symbol tables of the DSOs that got
+// samples, so pmc report names them where the binaries are missing or changed.
+func embedSymbols(e *env, m *host.Machine, perfData string, out *outfile.File) error {
+	res := symbol.NewResolver(os.DirFS("/"))
+	var kernelErr error
+	res.LoadKernel = func() (*symbol.Table, error) {
+		t, err := readKernel(m, "")
+		kernelErr = err
+		return t, err
+	}
+	keep := func(p *profile.Profile, tables []*symbol.Table) []*symbol.Table { return keepCode(p, tables, "/") }
+	p, n, err := record.Embed(perfData, out, res, keep)
 	if err != nil {
-		return err
-	}
-	if _, err := out.Seek(0, 1); err != nil {
 		out.Abort()
-		return fmt.Errorf("%s: perf.data needs a seekable file (not a pipe or a terminal): name a regular file", name)
+		return fmt.Errorf("writing %s: %w", out.Name(), err)
 	}
-	s.out = out
-	if s.plan.embed {
-		if s.archive, err = openArchiveOutput(name); err != nil {
-			return err
-		}
+	symbolWarnings(e.stderr, "report", p, kernelErr)
+	if err := out.Close(); err != nil {
+		return fmt.Errorf("writing %s: %w", out.Name(), err)
 	}
+	fmt.Fprintf(e.stderr, "[ pmc record: symbols of %d objects in %s ]\n", n, out.Name())
 	return nil
 }

@@ -1,0 +1,29 @@
+// Package record is pmc record's sampling engine: it opens one sampling counter per event,
+// CPU and task (the workload, each thread of -p, or every task of -a), maps one ring buffer
+// per CPU and sends the CPU's other counters to it, waits on the rings with epoll, and
+// writes what they hold to a perf.data file that perf reads (perfdata.Writer): the tasks
+// that existed before (COMM, MMAP2 from /proc), the kernel's map, the records, and at the
+// end the features, with the build-ids of the mapped files and of the running kernel.
+//
+// It follows the counting side (package stat): the kernel is reached through one seam,
+// Kernel.Open (an Opener, perf_event_open(2) by default), so the engine's own logic (the
+// fallbacks, the rings, a dying target, lost records, throttling, a full disk) is tested
+// on a scripted kernel; every counter belongs to the Session as soon as it is opened and
+// Close releases it whatever failed. Ring records are decoded by perfdata.RawDecoder,
+// build-ids by package symbol; the machine (threads, maps, limits) is read through host.
+//
+// What it does where perf would fail or say nothing:
+//   - a fixed period (-c) is the attribute's, not each sample's, as perf sets it: with
+//     PERF_SAMPLE_PERIOD the kernel samples every software event (page-faults) whatever
+//     the period;
+//   - a kernel refusing kernel-mode sampling (perf_event_paranoid 2) gets the event in user
+//     space only; a default event without a PMU becomes cpu-clock; -F above
+//     kernel.perf_event_max_sample_rate is lowered to it. Each is said (Session.Notes);
+//   - a write error (a full disk) stops the file where its last complete round ends, which
+//     perf and pmc read, while the workload runs on and the rings are still drained; the
+//     Result says what was not written;
+//   - the end (the workload's exit, every -p target's, Ctrl-C) wakes the poller for good
+//     (perfevent.Poller's wake-up is a state), so the recording is always finalized.
+//
+// The output file itself is the caller's (outfile.Rotate): it keeps or removes it.
+package record

@@ -1,0 +1,165 @@
+package record
+
+import (
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"os"
+	"runtime"
+	"sort"
+	"strings"
+
+	"github.com/pmc-tools/pmc/internal/perfdata"
+	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/symbol"
+	"github.com/pmc-tools/pmc/internal/unix"
+)
+
+// drain copies every ring's records to the file, ends the round and makes it part of the
+// file (the header's data size). A write error stops the writing, not the draining: the
+// workload runs on and the kernel never has to drop records for want of room.
+func (s *Session) drain() {
+	total := 0
+	for _, r := range s.rings {
+		n, err := r.Drain(s.record)
+		total += n
+		if errors.Is(err, perfevent.ErrRingCorrupt) {
+			s.res.Corrupt++
+		}
+	}
+	if total > 0 && len(s.rings) > 1 {
+		s.write(s.w.Write(&perfdata.FinishedRound{}))
+	}
+	s.flush()
+}
+
+// record writes one ring record and keeps count of samples, losses, throttling and the
+// mapped files. The ring hands over whole records only, so it never fails.
+func (s *Session) record(rec []byte) error {
+	h, err := perfdata.RawHeader(rec)
+	if err != nil {
+		s.res.Corrupt++
+		return nil
+	}
+	switch h.Type {
+	case perfdata.RecordSample:
+		if s.werr != nil {
+			s.res.Unwritten++
+			return nil
+		}
+		s.pending++
+	case perfdata.RecordLost, perfdata.RecordLostSamples, perfdata.RecordThrottle, perfdata.RecordMmap2:
+		r, _ := s.dec.Decode(rec) // a record it cannot decode is still written as it is
+		switch r := r.(type) {
+		case *perfdata.Lost:
+			s.res.Lost += r.Lost
+		case *perfdata.LostSamples:
+			s.res.LostSamples += r.Lost
+		case *perfdata.Throttle:
+			s.res.Throttled++
+		case *perfdata.Mmap:
+			if r.Prot&4 != 0 { // PROT_EXEC
+				s.addFile(r.Filename, r.CPUMode())
+			}
+		}
+	}
+	if s.werr == nil {
+		s.write(s.w.WriteRaw(rec))
+	}
+	return nil
+}
+
+// write keeps the first write error.
+func (s *Session) write(err error) {
+	if err != nil && s.werr == nil {
+		s.werr = err
+		s.res.WriteErr = err
+	}
+}
+
+// flush makes the records written so far part of the file; after a write error the
+// samples since the last flush are not in it.
+func (s *Session) flush() {
+	if s.werr == nil {
+		s.write(s.w.Flush())
+	}
+	if s.werr != nil {
+		s.res.Unwritten += s.pending
+	} else {
+		s.res.Samples += s.pending
+		s.res.Bytes = s.w.DataSize()
+	}
+	s.pending = 0
+}
+
+func (s *Session) addFile(name string, cpumode uint16) {
+	if s.files == nil {
+		s.files = map[string]uint16{}
+	}
+	if strings.HasPrefix(name, "/") {
+		s.files[name] = cpumode
+	}
+}
+
+// finish closes the counters and writes the features and the final header.
+func (s *Session) finish() {
+	s.closeCounters()
+	if s.werr != nil {
+		return // the header already describes every whole round written
+	}
+	s.w.Features = s.features()
+	s.write(s.w.Close())
+}
+
+func (s *Session) features() perfdata.Features {
+	m := s.k.Machine
+	release, arch, _ := unix.Uname()
+	fs := perfdata.Features{Hostname: m.Hostname, OSRelease: release, Version: "pmc", Arch: arch,
+		NrCPUsAvailable: uint32(runtime.NumCPU()), NrCPUsOnline: uint32(len(m.PMUs.Online)),
+		CPUDesc: m.CPUModel(), Cmdline: s.req.Cmdline}
+	if fs.NrCPUsOnline == 0 {
+		fs.NrCPUsOnline = fs.NrCPUsAvailable
+	}
+	fs.BuildIDs = s.buildIDs()
+	return fs
+}
+
+// buildIDs are the GNU build-ids of the running kernel ([kernel.kallsyms], from
+// /sys/kernel/notes, as perf records it) and of every mapped executable file that has one.
+func (s *Session) buildIDs() []perfdata.BuildID {
+	var out []perfdata.BuildID
+	if notes, err := s.k.Machine.KernelNotes(); err == nil {
+		if id, err := hex.DecodeString(symbol.NoteBuildID(notes, binary.NativeEndian)); err == nil && len(id) > 0 {
+			out = append(out, perfdata.BuildID{Misc: perfdata.MiscKernel, PID: -1, ID: id, Filename: symbol.KernelName})
+		}
+	}
+	names := make([]string, 0, len(s.files))
+	for n := range s.files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if id := fileBuildID(name); id != nil {
+			out = append(out, perfdata.BuildID{Misc: s.files[name], PID: -1, ID: id, Filename: name})
+		}
+	}
+	return out
+}
+
+// fileBuildID is the build-id of an ELF file (nil when it has none or cannot be read).
+func fileBuildID(path string) []byte {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	info, err := symbol.ReadELFInfo(f)
+	if err != nil {
+		return nil
+	}
+	id, err := hex.DecodeString(info.BuildID)
+	if err != nil {
+		return nil
+	}
+	return id
+}
