@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strconv"
@@ -162,19 +161,9 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 		ctx = context.Background()
 	}
 	m := e.machine()
-	req := &record.Request{Mode: p.mode, Command: p.command, PIDs: p.pids, CPUs: p.cpus, Period: p.period,
-		Freq: p.freq, Callchain: p.callchain, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
-		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]}
-	if req.Events, err = recordEvents(m, p.spec, p.mode); err != nil {
-		return usageErr(err)
-	}
-	if p.defaulted {
-		req.Fallback, _ = recordEvents(m, "cpu-clock", p.mode)
-	}
-	if p.mode != record.Attach && len(p.command) > 0 {
-		if req.Path, err = launch.LookPath(p.command[0]); err != nil {
-			return execErr(err)
-		}
+	req, err := p.request(e, m)
+	if err != nil {
+		return err
 	}
 	// Both outputs are opened before anything runs: a path that cannot be written fails
 	// first. outfile keeps an existing recording as FILE.old once the new one is complete,
@@ -219,7 +208,7 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 		}
 		return fmt.Errorf("recording to %s: %w", p.output, err)
 	}
-	status := recordSummary(e.stderr, p.output, res)
+	status := res.Summary(e.stderr, p.output)
 	if archive != nil && res.WriteErr == nil {
 		if err := embedSymbols(e, m, p.output, archive); err != nil {
 			return err
@@ -231,6 +220,27 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 		return &exitError{code: status}
 	}
 	return nil
+}
+
+// request is the engine's Request: the events resolved on m (with cpu-clock to fall back
+// to for the default event) and the command's path.
+func (p *recordPlan) request(e *env, m *host.Machine) (*record.Request, error) {
+	req := &record.Request{Mode: p.mode, Command: p.command, PIDs: p.pids, CPUs: p.cpus, Period: p.period,
+		Freq: p.freq, Callchain: p.callchain, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
+		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]}
+	var err error
+	if req.Events, err = recordEvents(m, p.spec, p.mode); err != nil {
+		return nil, usageErr(err)
+	}
+	if p.defaulted {
+		req.Fallback, _ = recordEvents(m, "cpu-clock", p.mode)
+	}
+	if p.mode != record.Attach && len(p.command) > 0 {
+		if req.Path, err = launch.LookPath(p.command[0]); err != nil {
+			return nil, execErr(err)
+		}
+	}
+	return req, nil
 }
 
 // recordEvents resolves an event list for pmc record.
@@ -245,33 +255,6 @@ func recordEvents(m *host.Machine, spec string, mode record.Mode) ([]record.Even
 		out[i] = record.Event{Name: ev.Name, Attr: ev.Attr}
 	}
 	return out, nil
-}
-
-// recordSummary prints what the recording lost and perf's summary line, and returns the
-// exit status: the workload's, else 1 when samples could not be written.
-func recordSummary(w io.Writer, output string, res *record.Result) int {
-	if res.Lost > 0 || res.LostSamples > 0 {
-		fmt.Fprintf(w, "pmc record: lost %d records and %d samples: the rings filled up; sample less often (-F, -c)\n",
-			res.Lost, res.LostSamples)
-	}
-	if res.Throttled > 0 {
-		fmt.Fprintf(w, "pmc record: the kernel throttled sampling %d times (its interrupts took too long): "+
-			"fewer samples than asked where it did; sample less often (-F, -c)\n", res.Throttled)
-	}
-	if res.Corrupt > 0 {
-		fmt.Fprintf(w, "pmc record: %d ring buffers held records that made no sense; the rest of each was skipped\n", res.Corrupt)
-	}
-	mb := float64(res.Bytes) / (1 << 20)
-	status := res.ExitStatus
-	if res.WriteErr != nil {
-		fmt.Fprintf(w, "pmc record: %v: %s keeps the first %d samples (%.3f MB), which perf and pmc read; "+
-			"%d samples after them were not written (the workload ran on)\n", res.WriteErr, output, res.Samples, mb, res.Unwritten)
-		if status == 0 {
-			status = 1
-		}
-	}
-	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples) ]\n", mb, output, res.Samples)
-	return status
 }
 
 // execErr keeps a command's not-found/not-executable status (127/126).

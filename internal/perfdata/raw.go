@@ -5,7 +5,6 @@ import (
 	"fmt"
 )
 
-
 // Throttle is a PERF_RECORD_THROTTLE or PERF_RECORD_UNTHROTTLE (Type says which): the
 // kernel stopped (or resumed) sampling the event with ID because its interrupts took too
 // long (kernel.perf_event_max_sample_rate, perf_cpu_time_max_percent).

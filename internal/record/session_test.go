@@ -560,3 +560,24 @@ func pipe(t *testing.T) (r, w *os.File) {
 	t.Cleanup(func() { r.Close(); w.Close() })
 	return r, w
 }
+
+// TestSummary: what was lost is said, perf's summary line closes, and samples lost to a
+// full disk make the exit status non-zero when the workload's is zero.
+func TestSummary(t *testing.T) {
+	var b strings.Builder
+	r := &Result{Samples: 100, Bytes: 3 << 19, Lost: 2, LostSamples: 5, Throttled: 1, Unwritten: 7, WriteErr: fmt.Errorf("writing: %w", unix.ENOSPC)}
+	if st := r.Summary(&b, "perf.data"); st != 1 {
+		t.Errorf("status %d, want 1", st)
+	}
+	want := "pmc record: lost 2 records and 5 samples: the rings filled up; sample less often (-F, -c)\n" +
+		"pmc record: the kernel throttled sampling 1 times (its interrupts took too long): fewer samples than asked where it did; sample less often (-F, -c)\n" +
+		"pmc record: writing: no space left on device: perf.data keeps the first 100 samples (1.500 MB), which perf and pmc read; 7 samples after them were not written (the workload ran on)\n" +
+		"[ pmc record: Captured and wrote 1.500 MB perf.data (100 samples) ]\n"
+	if b.String() != want {
+		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if st := (&Result{ExitStatus: 3, Samples: 1}).Summary(&b, "x"); st != 3 || b.String() != "[ pmc record: Captured and wrote 0.000 MB x (1 samples) ]\n" {
+		t.Errorf("status %d, %q", st, b.String())
+	}
+}

@@ -1,0 +1,34 @@
+package record
+
+import (
+	"fmt"
+	"io"
+)
+
+// Summary writes what the recording lost and perf's summary line
+// ("[ ... Captured and wrote N MB FILE (K samples) ]") to w, and returns the exit status:
+// the workload's, else 1 when samples could not be written.
+func (r *Result) Summary(w io.Writer, output string) int {
+	if r.Lost > 0 || r.LostSamples > 0 {
+		fmt.Fprintf(w, "pmc record: lost %d records and %d samples: the rings filled up; sample less often (-F, -c)\n",
+			r.Lost, r.LostSamples)
+	}
+	if r.Throttled > 0 {
+		fmt.Fprintf(w, "pmc record: the kernel throttled sampling %d times (its interrupts took too long): "+
+			"fewer samples than asked where it did; sample less often (-F, -c)\n", r.Throttled)
+	}
+	if r.Corrupt > 0 {
+		fmt.Fprintf(w, "pmc record: %d ring buffers held records that made no sense; the rest of each was skipped\n", r.Corrupt)
+	}
+	mb := float64(r.Bytes) / (1 << 20)
+	status := r.ExitStatus
+	if r.WriteErr != nil {
+		fmt.Fprintf(w, "pmc record: %v: %s keeps the first %d samples (%.3f MB), which perf and pmc read; "+
+			"%d samples after them were not written (the workload ran on)\n", r.WriteErr, output, r.Samples, mb, r.Unwritten)
+		if status == 0 {
+			status = 1
+		}
+	}
+	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples) ]\n", mb, output, r.Samples)
+	return status
+}
