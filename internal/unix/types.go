@@ -13,6 +13,7 @@ type (
 	Signal      = syscall.Signal
 	ProcAttr    = syscall.ProcAttr
 	SysProcAttr = syscall.SysProcAttr
+	Credential  = syscall.Credential
 	Rlimit      = syscall.Rlimit
 	Rusage      = linux.Rusage
 	WaitStatus  = linux.WaitStatus
