@@ -148,7 +148,11 @@ func TestRecordExact(t *testing.T) {
 					continue
 				}
 				samples++
-				periods[s.Period]++
+				period := s.Period
+				if a := f.Events[s.Event].Attr; a.SampleType&perfdata.SamplePeriod == 0 {
+					period = a.SamplePeriod // -c: the attribute's period, as perf records it
+				}
+				periods[period]++
 				name := fmt.Sprintf("%#x", s.IP)
 				if sym := tab.Lookup(s.IP); sym != nil {
 					name = sym.Name
