@@ -1,4 +1,6 @@
 // Package testenv is test support shared by pmc's packages: the built-in workload binaries
 // (workloads/), found where `make workloads` put them or built once per test binary into a
-// temporary directory, never into the source tree. Only _test.go files import it.
+// temporary directory, never into the source tree; fd-leak checks; every kind of output
+// path a recording may be given (PathKinds) and what a user could notice of one
+// (PathState). Only _test.go files import it.
 package testenv
