@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"encoding/hex"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/perfdata"
-	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // perfSamples is the number of samples perf script finds in a recording (perf reads pmc's
@@ -154,22 +152,16 @@ func TestRecordFullDisk(t *testing.T) {
 // user space only, as perf record does, and says so (it failed with "permission denied").
 // The test runs pmc as nobody.
 func TestRecordUnprivileged(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root to run pmc as another user")
-	}
 	if p := strings.TrimSpace(readFile(t, "/proc/sys/kernel/perf_event_paranoid")); p != "2" {
 		t.Skipf("kernel.perf_event_paranoid is %s: an unprivileged user is refused nothing this test checks (needs 2)", p)
 	}
-	// A directory and a copy of the test binary that nobody can reach.
-	dir, err := os.MkdirTemp("", "pmc-nobody-")
+	asNobody := nobodyPMC(t)
+	dir, err := os.MkdirTemp("", "pmc-nobody-data-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o777)
-	self, _ := os.Executable()
-	bin := filepath.Join(dir, "pmc")
-	copyExecutable(t, self, bin)
 	for _, c := range []struct {
 		args  []string
 		notes []string
@@ -180,17 +172,13 @@ func TestRecordUnprivileged(t *testing.T) {
 		out := filepath.Join(dir, "perf.data")
 		os.Remove(out)
 		args := append(append([]string{"record", "-o", out}, c.args...), "--", "/bin/sh", "-c", "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done")
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), cliModeEnv+"=1")
-		cmd.SysProcAttr = &unix.SysProcAttr{Credential: &unix.Credential{Uid: 65534, Gid: 65534}}
-		var stderr bytes.Buffer
-		cmd.Stderr, cmd.Dir = &stderr, dir
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("pmc %v as nobody: %v\n%s", c.args, err, stderr.String())
+		stderr, code := asNobody(dir, args...)
+		if code != 0 {
+			t.Fatalf("pmc %v as nobody: exit %d\n%s", c.args, code, stderr)
 		}
 		for _, n := range c.notes {
-			if !strings.Contains(stderr.String(), n) {
-				t.Errorf("pmc %v: no note %q in:\n%s", c.args, n, stderr.String())
+			if !strings.Contains(stderr, n) {
+				t.Errorf("pmc %v: no note %q in:\n%s", c.args, n, stderr)
 			}
 		}
 		f, err := perfdata.Open(out)
@@ -201,8 +189,7 @@ func TestRecordUnprivileged(t *testing.T) {
 			t.Errorf("pmc %v: the file's event does not exclude the kernel", c.args)
 		}
 		f.Close()
-		n, _ := readSamples(t, out)
-		if n == 0 {
+		if n, _ := readSamples(t, out); n == 0 {
 			t.Errorf("pmc %v: no samples", c.args)
 		}
 	}
@@ -214,25 +201,6 @@ func readFile(t *testing.T, path string) string {
 		t.Skip(err)
 	}
 	return string(b)
-}
-
-func copyExecutable(t *testing.T, from, to string) {
-	t.Helper()
-	in, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE, 0o755)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		t.Fatal(err)
-	}
-	if err := out.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestRecordKernelBuildID: the recording carries the running kernel's build-id as perf

@@ -56,7 +56,8 @@ func createRotate(path string) (*File, error) {
 }
 
 // createRotateTemp opens a temporary file renamed over path's target (the end of a symlink
-// chain) at Close, keeping an existing target's mode and owner, as Replace does.
+// chain) at Close, keeping an existing target's mode and owner, as Replace does; an empty
+// file its user may not write is refused, as perf's open refuses it.
 func createRotateTemp(path string) (*File, error) {
 	target, fi, err := resolve(path)
 	if err != nil {
@@ -71,6 +72,9 @@ func createRotateTemp(path string) (*File, error) {
 		}
 		out.emptied = true
 		return out, nil
+	}
+	if err := writable(target, fi); err != nil {
+		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))
 	}
 	if err := out.createTemp(fi); err != nil {
 		return nil, fmt.Errorf("cannot write %s: %w", path, unwrapPath(err))

@@ -13,7 +13,6 @@ type (
 	Signal      = syscall.Signal
 	ProcAttr    = syscall.ProcAttr
 	SysProcAttr = syscall.SysProcAttr
-	Credential  = syscall.Credential
 	Rlimit      = syscall.Rlimit
 	Rusage      = linux.Rusage
 	WaitStatus  = linux.WaitStatus
