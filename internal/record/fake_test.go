@@ -225,6 +225,7 @@ func fakeMachine(maxRate string, state byte) *host.Machine {
 	root := fstest.MapFS{
 		"proc/sys/kernel/hostname":                   {Data: []byte("fakehost\n")},
 		"proc/sys/kernel/perf_event_max_sample_rate": {Data: []byte(maxRate)},
+		"proc/sys/kernel/perf_event_paranoid":        {Data: []byte("2\n")},
 		"proc/kallsyms":                              {Data: []byte("ffffffff81000000 T _text\nffffffff81e00000 T _etext\n")},
 		"proc/100/stat":                              stat(100, "target"),
 		"proc/100/status":                            {Data: []byte("Name:\ttarget\nUid:\t0\t0\t0\t0\n")},

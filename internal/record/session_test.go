@@ -362,7 +362,7 @@ func TestFallbacks(t *testing.T) {
 		{name: "no-pmu-asked", refuse: map[string]error{"cycles": perfevent.ErrNotSupported},
 			err: "try -e cpu-clock"},
 		{name: "paranoid", kernelRefused: []string{"cycles"}, want: "cycles", userOnly: true,
-			notes: []string{"sampling user space only (as :u) for cycles"}},
+			notes: []string{"sampling user space only (as :u) for cycles: kernel.perf_event_paranoid is 2;"}},
 		{name: "paranoid-no-pmu", refuse: map[string]error{"cycles": perfevent.ErrNotSupported},
 			kernelRefused: []string{"cycles", "cpu-clock"}, fallback: true, want: "cpu-clock", userOnly: true,
 			notes: []string{"no hardware PMU", "sampling user space only (as :u) for cpu-clock"}},
