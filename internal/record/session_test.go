@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/symbol"
 	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -579,5 +581,40 @@ func TestSummary(t *testing.T) {
 	b.Reset()
 	if st := (&Result{ExitStatus: 3, Samples: 1}).Summary(&b, "x"); st != 3 || b.String() != "[ pmc record: Captured and wrote 0.000 MB x (1 samples) ]\n" {
 		t.Errorf("status %d, %q", st, b.String())
+	}
+}
+
+// TestFileBuildID: a mapped file's build-id is symbol's reading of it; a path that is now a
+// FIFO is not opened for reading (the open would block the end of the recording).
+func TestFileBuildID(t *testing.T) {
+	self, err := filepath.EvalSymlinks("/bin/sh") // a distribution's binary: it has a build-id
+	if err != nil {
+		t.Skip(err)
+	}
+	f, err := os.Open(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := symbol.ReadELFInfo(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(fileBuildID(self)); got != info.BuildID || got == "" {
+		t.Errorf("build-id %q, symbol reads %q", got, info.BuildID)
+	}
+	fifo := t.TempDir() + "/fifo"
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip(err)
+	}
+	done := make(chan []byte, 1)
+	go func() { done <- fileBuildID(fifo) }()
+	select {
+	case id := <-done:
+		if id != nil {
+			t.Errorf("a FIFO's build-id: %x", id)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("fileBuildID blocked on a FIFO")
 	}
 }

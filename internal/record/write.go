@@ -146,13 +146,18 @@ func (s *Session) buildIDs() []perfdata.BuildID {
 	return out
 }
 
-// fileBuildID is the build-id of an ELF file (nil when it has none or cannot be read).
+// fileBuildID is the build-id of an ELF file (nil when it has none or cannot be read). A
+// mapped path that is now something else than a regular file (a FIFO would block the
+// open, a device never end) is not read.
 func fileBuildID(path string) []byte {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return nil
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil
+	}
 	info, err := symbol.ReadELFInfo(f)
 	if err != nil {
 		return nil
