@@ -2,10 +2,11 @@ package host
 
 import (
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+
+	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
 // ErrNoKernelBuildID: the machine's /sys/kernel/notes is missing or holds no GNU build-id
@@ -27,22 +28,14 @@ func (m *Machine) KernelBuildID() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("reading /sys/kernel/notes: %w", err)
 	}
-	return noteBuildID(b, binary.NativeEndian)
+	return kernelBuildID(b)
 }
 
-// noteBuildID finds the GNU build-id note in a sequence of ELF notes.
-func noteBuildID(b []byte, bo binary.ByteOrder) (string, error) {
-	for len(b) >= 12 {
-		namesz, descsz, typ := uint64(bo.Uint32(b)), uint64(bo.Uint32(b[4:])), bo.Uint32(b[8:])
-		name := 12 + (namesz+3)&^3
-		end := name + (descsz+3)&^3
-		if name+descsz > uint64(len(b)) {
-			break
-		}
-		if typ == 3 && namesz == 4 && string(b[12:16]) == "GNU\x00" && descsz > 0 {
-			return hex.EncodeToString(b[name : name+descsz]), nil
-		}
-		b = b[min(end, uint64(len(b))):]
+// kernelBuildID reads the build-id in the kernel's notes with symbol's note parser, the one
+// build-id parser of pmc (the kernel writes them in the machine's byte order).
+func kernelBuildID(notes []byte) (string, error) {
+	if id := symbol.NoteBuildID(notes, binary.NativeEndian); id != "" {
+		return id, nil
 	}
 	return "", ErrNoKernelBuildID
 }

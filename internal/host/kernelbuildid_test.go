@@ -73,7 +73,7 @@ func FuzzNoteBuildID(f *testing.F) {
 	f.Add(append(note(3, "GNU\x00", []byte{1, 2, 3, 4}), note(6, "Linux\x00", []byte{1})...))
 	f.Add([]byte{4, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 3, 0, 0, 0, 'G', 'N', 'U', 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		id, err := noteBuildID(data, binary.LittleEndian)
+		id, err := kernelBuildID(data)
 		if (err == nil) == (id == "") || err != nil && err != ErrNoKernelBuildID {
 			t.Errorf("%q, %v", id, err)
 		}

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"os"
@@ -128,8 +127,8 @@ func (s *Session) features() perfdata.Features {
 // /sys/kernel/notes, as perf records it) and of every mapped executable file that has one.
 func (s *Session) buildIDs() []perfdata.BuildID {
 	var out []perfdata.BuildID
-	if notes, err := s.k.Machine.KernelNotes(); err == nil {
-		if id, err := hex.DecodeString(symbol.NoteBuildID(notes, binary.NativeEndian)); err == nil && len(id) > 0 {
+	if kid, err := s.k.Machine.KernelBuildID(); err == nil {
+		if id, err := hex.DecodeString(kid); err == nil && len(id) > 0 {
 			out = append(out, perfdata.BuildID{Misc: perfdata.MiscKernel, PID: -1, ID: id, Filename: symbol.KernelName})
 		}
 	}
