@@ -31,6 +31,7 @@ func TestRecordSIGINTNeverHangs(t *testing.T) {
 	for i := 0; i < hangRounds(); i++ {
 		out := filepath.Join(dir, "perf.data")
 		cmd := pmcCmd(t, "record", "-a", "-e", "cpu-clock", "-F", "1000", "-o", out)
+		cmd.Env = append(cmd.Env, "GOTRACEBACK=all")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -38,6 +39,7 @@ func TestRecordSIGINTNeverHangs(t *testing.T) {
 		}
 		waitSampling(t, cmd, time.Duration(i%10)*10*time.Millisecond)
 		cmd.Process.Signal(os.Interrupt)
+		t.Logf("round %d", i)
 		if err := waitTimeout(t, cmd, hangLimit); err != nil {
 			t.Fatalf("round %d: %v\n%s", i, err, stderr.String())
 		}
@@ -61,6 +63,7 @@ func TestRecordTargetExitNeverHangs(t *testing.T) {
 		}
 		out := filepath.Join(dir, "perf.data")
 		cmd := pmcCmd(t, "record", "-e", "cpu-clock", "-p", strconv.Itoa(target.Process.Pid), "-o", out)
+		cmd.Env = append(cmd.Env, "GOTRACEBACK=all")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -69,6 +72,7 @@ func TestRecordTargetExitNeverHangs(t *testing.T) {
 		waitSampling(t, cmd, time.Duration(i%10)*10*time.Millisecond)
 		release.Close()
 		target.Wait()
+		t.Logf("round %d", i)
 		if err := waitTimeout(t, cmd, hangLimit); err != nil {
 			t.Fatalf("round %d: %v\n%s", i, err, stderr.String())
 		}

@@ -181,8 +181,8 @@ func waitSampling(t *testing.T, cmd *exec.Cmd, then time.Duration) {
 	t.Fatal("pmc record opened no counter in 2 minutes")
 }
 
-// waitTimeout waits for cmd; a generous timeout only detects a hang (then the process is
-// killed and the test fails).
+// waitTimeout waits for cmd; a generous timeout only detects a hang: then the process
+// is sent SIGQUIT (its goroutines go to its stderr) and killed, and the test fails.
 func waitTimeout(t *testing.T, cmd *exec.Cmd, d time.Duration) error {
 	t.Helper()
 	done := make(chan error, 1)
@@ -191,8 +191,16 @@ func waitTimeout(t *testing.T, cmd *exec.Cmd, d time.Duration) error {
 	case err := <-done:
 		return err
 	case <-time.After(d):
-		cmd.Process.Kill()
-		<-done
+		cmd.Process.Signal(unix.SIGQUIT)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		if b, ok := cmd.Stderr.(*bytes.Buffer); ok {
+			t.Log(b.String())
+		}
 		t.Fatalf("pmc %v hangs: still running %v after its end (SIGINT or the target's exit)", cmd.Args[1:], d)
 		return nil
 	}

@@ -40,15 +40,13 @@ func Gone(pid int) (<-chan struct{}, error) {
 	go func() {
 		defer close(done)
 		defer f.Close()
-		first := true
-		// Read calls the function, and while it returns false waits until the fd polls
-		// readable: the first call says "not yet", the next one runs after the exit.
-		rc.Read(func(uintptr) bool {
-			if first {
-				first = false
-				return false
-			}
-			return true
+		// Read calls the function, and while it returns false waits for the fd's next
+		// readiness edge. The function asks whether the pidfd is readable now (the process
+		// has exited): an exit before the wait began, whose edge Read's reset forgets, is
+		// seen too (pmc record -p waited forever for a target that exited just then).
+		rc.Read(func(fd uintptr) bool {
+			exited, err := unix.Readable(int(fd))
+			return exited || err != nil
 		})
 	}()
 	return done, nil

@@ -1,8 +1,11 @@
 package launch
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"testing"
 	"time"
 
@@ -121,5 +124,38 @@ func TestGone(t *testing.T) {
 	}
 	if _, err := Gone(1 << 30); err == nil {
 		t.Error("no error for a pid that does not exist")
+	}
+}
+
+// TestGoneAfterExit: Gone of a process that has already exited (a zombie, not yet reaped)
+// closes its channel: the exit's readiness edge may come before the wait begins and must
+// not be lost (pmc record -p then waited forever). Repeated, as the loss depended on when
+// Go's poller saw the edge.
+func TestGoneAfterExit(t *testing.T) {
+	for i := 0; i < 100; i++ {
+		cmd := exec.Command("true")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		for { // until it is a zombie: exited, not reaped
+			b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", cmd.Process.Pid))
+			if i := bytes.LastIndexByte(b, ')'); i > 0 && i+2 < len(b) && b[i+2] == 'Z' {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		if i%2 == 1 {
+			runtime.Gosched()
+		}
+		done, err := Gone(cmd.Process.Pid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-done:
+		case <-time.After(time.Minute): // a hang detector, not a speed limit
+			t.Fatalf("round %d: Gone of an exited process never closed", i)
+		}
+		cmd.Wait()
 	}
 }

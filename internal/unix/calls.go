@@ -89,6 +89,19 @@ func WaitidPidfd(pidfd, options int, ru *Rusage) (ChildExit, error) {
 	return ChildExit{Pid: field(0), Code: int(si.Code), Status: field(2)}, nil
 }
 
+// Readable reports whether fd polls readable now (poll(2) with POLLIN and no timeout): a
+// pidfd is readable once its process has exited.
+func Readable(fd int) (bool, error) {
+	pfd := []linux.PollFd{{Fd: int32(fd), Events: linux.POLLIN}}
+	for {
+		n, err := linux.Poll(pfd, 0)
+		if err == linux.EINTR {
+			continue
+		}
+		return n > 0 && pfd[0].Revents&(linux.POLLIN|linux.POLLHUP|linux.POLLERR|linux.POLLNVAL) != 0, err
+	}
+}
+
 // Files.
 
 // FileOwner reads the owner and the hard-link count of a file from its fs.FileInfo.
