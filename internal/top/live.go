@@ -168,7 +168,7 @@ func (s *Source) openAll(name string, base perfevent.Attr, cpus []int) error {
 				return err
 			}
 			s.rings = append(s.rings, r)
-			if err := s.poller.Add(r); err != nil {
+			if err := s.poller.Watch(c.FD()); err != nil {
 				return err
 			}
 			ring = c
@@ -187,7 +187,7 @@ func (s *Source) Start() {
 // Wait blocks until a ring passes its mark, Wake is called or timeout passes.
 func (s *Source) Wait(timeout time.Duration) (woken bool, err error) { return s.poller.Wait(timeout) }
 
-// Wake ends a Wait (from any goroutine).
+// Wake ends the Wait in progress and every later one (from any goroutine): for the end.
 func (s *Source) Wake() { s.poller.Wake() }
 
 // Drain hands every record the rings hold to fn (valid during the call only).

@@ -53,7 +53,7 @@ func Run(ctx context.Context, src *Source, m *Model, o UIOptions) error {
 		defer restore()
 		io.WriteString(o.Out, "\x1b[?1049h\x1b[?25l") // the alternate screen, no cursor
 		defer io.WriteString(o.Out, "\x1b[?25h\x1b[?1049l")
-		go readKeys(o.In, keys, src)
+		go readKeys(o.In, keys)
 	}
 	stop := context.AfterFunc(ctx, src.Wake)
 	defer stop()
@@ -98,15 +98,15 @@ func Run(ctx context.Context, src *Source, m *Model, o UIOptions) error {
 	}
 }
 
-// readKeys sends each byte typed to keys and wakes the loop.
-func readKeys(in *os.File, keys chan<- byte, src *Source) {
+// readKeys sends each byte typed to keys; the loop reads them within its 100 ms wait (the
+// poller's wake-up is for good, so it is kept for the end).
+func readKeys(in *os.File, keys chan<- byte) {
 	var b [16]byte
 	for {
 		n, err := in.Read(b[:])
 		for _, c := range b[:n] {
 			keys <- c
 		}
-		src.Wake()
 		if err != nil {
 			return
 		}
