@@ -69,6 +69,7 @@ func main() {
 	b := flag.String("b", "", "command B (the peer tool)")
 	label := flag.String("label", "", "name of the comparison")
 	okFail := flag.Bool("allow-fail", false, "count runs that exit non-zero (a workload's own status)")
+	tsv := flag.Bool("tsv", false, "one tab-separated line: label, then per figure (cpu ms, wall ms, peak RSS MiB) A's median, B's median and the median ratio A/B")
 	flag.Parse()
 	if *a == "" || *b == "" || *n < 1 {
 		fmt.Fprintln(os.Stderr, "usage: pairs [-n RUNS] [-warmup N] -label NAME -a 'CMD A' -b 'CMD B'")
@@ -93,6 +94,7 @@ func main() {
 		name, unit string
 		of         func(sample) float64
 	}
+	var row []string
 	for _, m := range []metric{
 		{"cpu", "ms", func(s sample) float64 { return float64(s.cpu) / 1e6 }},
 		{"wall", "ms", func(s sample) float64 { return float64(s.wall) / 1e6 }},
@@ -106,10 +108,21 @@ func main() {
 				ratio = append(ratio, va/vb)
 			}
 		}
+		if *tsv {
+			r := 0.0
+			if len(ratio) > 0 {
+				r = median(ratio)
+			}
+			row = append(row, fmt.Sprintf("%.2f\t%.2f\t%.3f", median(xa), median(xb), r))
+			continue
+		}
 		if len(ratio) == 0 {
 			continue
 		}
 		fmt.Printf("%-22s %-8s A %8.2f %-3s  B %8.2f %-3s  A/B median %.2f (%.2f..%.2f, %d pairs)\n",
 			*label, m.name, median(xa), m.unit, median(xb), m.unit, median(ratio), slices.Min(ratio), slices.Max(ratio), len(ratio))
+	}
+	if *tsv {
+		fmt.Printf("%s\t%s\n", *label, strings.Join(row, "\t"))
 	}
 }
