@@ -2,6 +2,7 @@ package profile
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,8 +76,16 @@ type mapping struct {
 // outlives the mappings it was resolved against.
 type space struct {
 	maps []mapping
-	locs map[spaceKey]*Location
+	locs map[spaceKey]*Location // made by the first lookup
+	// shared: another process's too (a fork's copy); a mapping then makes a new space.
+	shared bool
 }
+
+// fresh says whether the space may change in place: no other process uses it and no
+// address was resolved in it (so no Location, and no entry of Builder.cache, depends on
+// its mappings). A recording's first records map every process's objects: each such
+// mapping costs an insertion, not a copy of the process's list.
+func (sp *space) fresh() bool { return sp != nil && !sp.shared && sp.locs == nil }
 
 type spaceKey struct {
 	addr   uint64
@@ -194,6 +203,7 @@ func (b *Builder) Fork(e ForkEvent) {
 		// The child shares the parent's space until either maps something (Mmap makes a
 		// new space).
 		if sp := b.spaces[e.PPid]; sp != nil {
+			sp.shared = true
 			b.spaces[e.Pid] = sp
 		} else {
 			delete(b.spaces, e.Pid)
@@ -219,8 +229,15 @@ func (b *Builder) Mmap(e MmapEvent) {
 		b.exec[pid] = m.dso
 	}
 	var old []mapping
-	if sp := b.spaces[pid]; sp != nil {
+	sp := b.spaces[pid]
+	if sp != nil {
 		old = sp.maps
+	}
+	i := sort.Search(len(old), func(i int) bool { return old[i].start > m.start })
+	if sp.fresh() && (i == 0 || old[i-1].end <= m.start) && (i == len(old) || old[i].start >= m.end) {
+		// Overlapping nothing, in a space that may change: inserted in place.
+		sp.maps = slices.Insert(sp.maps, i, m)
+		return
 	}
 	out := make([]mapping, 0, len(old)+2)
 	for _, o := range old {
@@ -237,10 +254,12 @@ func (b *Builder) Mmap(e MmapEvent) {
 			out = append(out, mapping{start: m.end, end: o.end, pgoff: o.pgoff + (m.end - o.start), dso: o.dso})
 		}
 	}
-	i := sort.Search(len(out), func(i int) bool { return out[i].start > m.start })
-	out = append(out, mapping{})
-	copy(out[i+1:], out[i:])
-	out[i] = m
+	i = sort.Search(len(out), func(i int) bool { return out[i].start > m.start })
+	out = slices.Insert(out, i, m)
+	if sp.fresh() {
+		sp.maps = out
+		return
+	}
 	b.setMaps(pid, out)
 }
 
@@ -249,7 +268,7 @@ func (b *Builder) setMaps(pid int, maps []mapping) {
 		delete(b.spaces, pid)
 		return
 	}
-	b.spaces[pid] = &space{maps: maps, locs: map[spaceKey]*Location{}}
+	b.spaces[pid] = &space{maps: maps}
 }
 
 func (b *Builder) dso(name, buildID string, kernel bool) *DSO {
@@ -389,6 +408,9 @@ func (b *Builder) locate(user, kern *space, addr uint64, kernel, caller bool) *L
 		return c.l
 	}
 	k := spaceKey{addr, caller}
+	if sp.locs == nil {
+		sp.locs = map[spaceKey]*Location{}
+	}
 	l, ok := sp.locs[k]
 	if !ok {
 		l = b.resolve(sp.maps, addr, kernel, caller)
