@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,11 +171,12 @@ func (k *kernel) start(src source) *kernelLoad {
 func (k *kernel) read(src source, m Machine) (*symbol.Table, error) {
 	switch src {
 	case fromKallsymsFile:
-		data, err := os.ReadFile(k.kallsyms)
+		f, err := os.Open(k.kallsyms)
 		if err != nil {
 			return nil, err
 		}
-		t, err := symbol.ParseKallsyms(data)
+		defer f.Close()
+		t, err := symbol.ReadKallsyms(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", k.kallsyms, err)
 		}
@@ -182,10 +184,29 @@ func (k *kernel) read(src source, m Machine) (*symbol.Table, error) {
 	case fromVmlinux:
 		return symbol.OpenVmlinux(k.vmlinux)
 	}
-	return RunningKernel(m)
+	// The compact table, read as the text comes: a report keeps no copy of the text.
+	if o, ok := m.(kallsymsOpener); ok {
+		f, err := o.OpenKallsyms()
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		return symbol.ReadKallsyms(f)
+	}
+	text, err := m.KallsymsText()
+	if err != nil {
+		return nil, err
+	}
+	return symbol.ReadKallsyms(strings.NewReader(text))
 }
 
-// RunningKernel reads the running kernel's symbols from m's /proc/kallsyms.
+// kallsymsOpener is a Machine that reads /proc/kallsyms as a stream (*host.Machine).
+type kallsymsOpener interface {
+	OpenKallsyms() (io.ReadCloser, error)
+}
+
+// RunningKernel reads the running kernel's symbols from m's /proc/kallsyms, every one in
+// the Table's Syms.
 func RunningKernel(m Machine) (*symbol.Table, error) {
 	text, err := m.KallsymsText()
 	if err != nil {

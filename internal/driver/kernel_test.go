@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/profile"
 	"github.com/pmc-tools/pmc/internal/symbol"
 )
@@ -149,3 +150,6 @@ func TestVmlinuxBuildID(t *testing.T) {
 		t.Errorf("the recorded build's image: %v", err)
 	}
 }
+
+// The machine pmc runs on streams /proc/kallsyms into the compact table.
+var _ kallsymsOpener = (*host.Machine)(nil)

@@ -45,6 +45,9 @@ func (m *Machine) KallsymsText() (string, error) {
 	return sb.String(), nil
 }
 
+// OpenKallsyms opens /proc/kallsyms to be read as a stream (symbol.ReadKallsyms).
+func (m *Machine) OpenKallsyms() (io.ReadCloser, error) { return m.openKallsyms() }
+
 func (m *Machine) openKallsyms() (fs.File, error) {
 	if m.root == nil {
 		return nil, ErrNoKallsyms

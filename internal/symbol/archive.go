@@ -47,7 +47,7 @@ func (t *Table) Marshal(w io.Writer) error {
 	for _, s := range t.Segments {
 		fmt.Fprintf(bw, "seg %x %x %x %x\n", s.Vaddr, s.Off, s.Filesz, s.Memsz)
 	}
-	for _, s := range t.Syms {
+	for _, s := range t.Symbols() {
 		name := strings.Map(func(r rune) rune {
 			if r == '\n' || r == '\r' {
 				return '?'

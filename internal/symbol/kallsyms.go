@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,70 +16,93 @@ import (
 var ErrRestricted = errors.New("kernel symbol addresses are hidden (/proc/kallsyms shows zeros): run as root or set kernel.kptr_restrict=0")
 
 // ParseKallsyms reads /proc/kallsyms text ("ADDR TYPE NAME [MODULE]" a line) into the
-// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules.
-func ParseKallsyms(data []byte) (*Table, error) { return ParseKallsymsText(string(data)) }
+// kernel's Table: text symbols (t, T, w, W) of the kernel and its modules, every one in
+// Table.Syms. ReadKallsyms keeps them in less memory.
+func ParseKallsyms(data []byte) (*Table, error) { return expand(ReadKallsyms(bytes.NewReader(data))) }
 
-// ParseKallsymsText is ParseKallsyms of a string: the names are slices of text, a line
-// costs no allocation.
+// ParseKallsymsText is ParseKallsyms of a string.
 func ParseKallsymsText(text string) (*Table, error) {
-	t := &Table{Path: "[kernel.kallsyms]", Kind: KindKernel, Source: "kallsyms"}
-	t.Syms = make([]Sym, 0, strings.Count(text, "\n")+1) // most lines are text symbols
+	return expand(ReadKallsyms(strings.NewReader(text)))
+}
+
+// expand moves a compact table's symbols into Table.Syms.
+func expand(t *Table, err error) (*Table, error) {
+	if err != nil {
+		return nil, err
+	}
+	if t.ksyms != nil {
+		t.Syms, t.ksyms = t.ksyms.all(), nil
+	}
+	return t, nil
+}
+
+// ReadKallsyms reads /proc/kallsyms text from r, as it comes, into the kernel's Table, as
+// ParseKallsyms does, but compact: Table.Syms stays empty, Lookup finds the symbols in an
+// array of 16 bytes a symbol and their names in one copy (a kernel's 120k symbols: 5 MB,
+// where the text and the Syms took 12), and Symbols lists them.
+func ReadKallsyms(r io.Reader) (*Table, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var k ksymsBuilder
+	var long []byte // a line longer than br's buffer
 	n, nonzero := 0, false
-	for len(text) > 0 {
-		line := text
-		if i := strings.IndexByte(text, '\n'); i >= 0 {
-			line, text = text[:i], text[i+1:]
-		} else {
-			text = ""
-		}
-		line = strings.TrimSuffix(line, "\r") // as bufio.ScanLines
-		if line == "" {
+	for {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long, line...)
 			continue
 		}
-		var f [4]string
-		addr, nf, ok := kallsymsLine(line, &f)
-		if !ok {
-			nf = fields(line, &f)
-			if nf < 3 || len(f[1]) != 1 {
-				return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
+		if len(long) > 0 {
+			line = append(long, line...)
+			long = long[:0]
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")) // as bufio.ScanLines
+		if len(line) > 0 {
+			var f [4][]byte
+			addr, nf, ok := kallsymsLine(line, &f)
+			if !ok {
+				nf = fields(line, &f)
+				if nf < 3 || len(f[1]) != 1 {
+					return nil, fmt.Errorf("kallsyms line %d: want ADDRESS TYPE NAME, got %q", n+1, line)
+				}
+				var perr error
+				if addr, perr = strconv.ParseUint(string(f[0]), 16, 64); perr != nil {
+					return nil, fmt.Errorf("kallsyms line %d: bad address %q", n+1, f[0])
+				}
 			}
-			var err error
-			if addr, err = strconv.ParseUint(f[0], 16, 64); err != nil {
-				return nil, fmt.Errorf("kallsyms line %d: bad address %q", n+1, f[0])
+			n++
+			nonzero = nonzero || addr != 0
+			switch f[1][0] {
+			case 't', 'T', 'w', 'W':
+				var mod []byte
+				if nf > 3 {
+					mod = bytes.Trim(f[3], "[]")
+				}
+				if err := k.add(addr, f[2], mod, f[1][0] == 't'); err != nil {
+					return nil, err
+				}
 			}
 		}
-		n++
-		if addr != 0 {
-			nonzero = true
+		if err != nil {
+			break
 		}
-		switch f[1][0] {
-		case 't', 'T', 'w', 'W':
-		default:
-			continue
-		}
-		s := Sym{Addr: addr, Name: f[2], bind: bindGlobal}
-		if f[1][0] == 't' {
-			s.bind = bindLocal
-		}
-		if nf > 3 {
-			s.Module = strings.Trim(f[3], "[]")
-		}
-		t.Syms = append(t.Syms, s)
 	}
 	if n > 0 && !nonzero {
 		return nil, ErrRestricted
 	}
-	if len(t.Syms) == 0 {
-		t.Syms = nil
+	t := &Table{Path: "[kernel.kallsyms]", Kind: KindKernel, Source: "kallsyms"}
+	if ks := k.finish(); ks.n > 0 {
+		t.ksyms = ks
 	}
-	t.finish()
 	return t, nil
 }
 
 // kallsymsLine reads a line in the kernel's own layout ("%016x %c %s", then perhaps
 // "\t[module]") into its fields and address, as fields and ParseUint would; ok is false
 // for any other line.
-func kallsymsLine(line string, f *[4]string) (addr uint64, nf int, ok bool) {
+func kallsymsLine(line []byte, f *[4][]byte) (addr uint64, nf int, ok bool) {
 	if len(line) < 20 || line[16] != ' ' || line[18] != ' ' || asciiSpace[line[17]] || line[17] >= utf8.RuneSelf {
 		return 0, 0, false
 	}
@@ -90,11 +114,11 @@ func kallsymsLine(line string, f *[4]string) (addr uint64, nf int, ok bool) {
 		addr = addr<<4 | uint64(v)
 	}
 	rest := line[19:]
-	token := func() (string, bool) {
+	token := func() ([]byte, bool) {
 		i := 0
 		for i < len(rest) && !asciiSpace[rest[i]] {
 			if rest[i] >= utf8.RuneSelf {
-				return "", false
+				return nil, false
 			}
 			i++
 		}
@@ -106,11 +130,11 @@ func kallsymsLine(line string, f *[4]string) (addr uint64, nf int, ok bool) {
 		return tok, true
 	}
 	name, ok := token()
-	if !ok || name == "" {
+	if !ok || len(name) == 0 {
 		return 0, 0, false
 	}
 	f[0], f[1], f[2] = line[:16], line[17:18], name
-	if rest == "" {
+	if len(rest) == 0 {
 		return addr, 3, true
 	}
 	if f[3], ok = token(); !ok {
@@ -135,11 +159,18 @@ var hexDigit = func() (t [256]uint8) {
 // fields splits line at white space like strings.Fields into at most len(f) fields (the
 // rest is dropped) and returns how many it found. Lines with non-ASCII bytes take
 // strings.Fields itself, for its Unicode white space.
-func fields(line string, f *[4]string) int {
+func fields(line []byte, f *[4][]byte) int {
 	for i := 0; i < len(line); i++ {
 		if line[i] >= utf8.RuneSelf {
-			all := strings.Fields(line)
-			return copy(f[:], all)
+			n := 0
+			for _, x := range strings.Fields(string(line)) {
+				if n == len(f) {
+					break
+				}
+				f[n] = []byte(x)
+				n++
+			}
+			return n
 		}
 	}
 	n := 0

@@ -4,10 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"os"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // parseKallsymsFields is the straightforward parser (a Scanner and strings.Fields a line)
@@ -99,6 +102,53 @@ func TestParseKallsymsAgrees(t *testing.T) {
 	}
 }
 
+// TestReadKallsymsAgrees: the compact table finds what the full one finds, at each symbol's
+// first and last byte, the bytes around them and far off, and lists the same symbols.
+func TestReadKallsymsAgrees(t *testing.T) {
+	inputs := [][]byte{[]byte(kallsymsSample), bigKallsyms(5000),
+		[]byte("ffffffff81000020 T b\nffffffff81000000 T _a\nffffffff81000000 t a\tmod\nffffffff81000010 W c\n"),
+		[]byte("fffffffffffff000 T top\n"), []byte("ffffffff81000000 T " + strings.Repeat("x", 70000) + "\nffffffff81000100 t y\n")}
+	if data, err := os.ReadFile("/proc/kallsyms"); err == nil {
+		inputs = append(inputs, data)
+	}
+	// Out of order across several blocks of the compact table.
+	lines := bytes.SplitAfter(bigKallsyms(30000), []byte("\n"))
+	slices.Reverse(lines)
+	inputs = append(inputs, bytes.Join(lines, nil))
+	for _, in := range inputs {
+		compareKallsyms(t, in)
+	}
+}
+
+// compareKallsyms checks ReadKallsyms against ParseKallsyms on in.
+func compareKallsyms(t *testing.T, in []byte) {
+	full, ferr := ParseKallsyms(in)
+	// A reader giving a few bytes a call: lines cross its reads and the reader's buffer.
+	small, serr := ReadKallsyms(iotest.HalfReader(bytes.NewReader(in)))
+	if fmt.Sprint(ferr) != fmt.Sprint(serr) {
+		t.Fatalf("%.40q: errors %v and %v", in, ferr, serr)
+	}
+	if ferr != nil {
+		return
+	}
+	if len(small.Syms) != 0 || !reflect.DeepEqual(small.Symbols(), full.Syms) && len(full.Syms) > 0 {
+		t.Fatalf("%.40q: Symbols() differ from ParseKallsyms's", in)
+	}
+	probe := []uint64{0, 1, ^uint64(0)}
+	for _, s := range full.Syms {
+		probe = append(probe, s.Addr-1, s.Addr, s.Addr+1, s.End()-1, s.End())
+	}
+	for _, a := range probe {
+		x, y := full.Lookup(a), small.Lookup(a)
+		if (x == nil) != (y == nil) || x != nil && *x != *y {
+			t.Fatalf("%.40q: Lookup(%#x) = %v, want %v", in, a, y, x)
+		}
+		if y != nil && small.Lookup(a) != y {
+			t.Fatalf("Lookup(%#x) made a second Sym", a)
+		}
+	}
+}
+
 // BenchmarkParseKallsyms: a kernel's worth of /proc/kallsyms (about 150k lines).
 // go test -bench ParseKallsyms ./internal/symbol
 func BenchmarkParseKallsyms(b *testing.B) {
@@ -106,7 +156,7 @@ func BenchmarkParseKallsyms(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := ParseKallsyms(data); err != nil {
+		if _, err := ReadKallsyms(bytes.NewReader(data)); err != nil {
 			b.Fatal(err)
 		}
 	}

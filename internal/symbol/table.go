@@ -56,6 +56,8 @@ type Table struct {
 	// Source says where the symbols came from: "symtab", "dynsym", a debug file's path,
 	// "kallsyms", "perf-map", "archive".
 	Source string
+	// ksyms holds a kernel's symbols in place of Syms (ReadKallsyms).
+	ksyms *ksyms
 }
 
 // Lookup returns the symbol containing addr (an address of the Table's own space, see
@@ -63,6 +65,9 @@ type Table struct {
 func (t *Table) Lookup(addr uint64) *Sym {
 	if t == nil {
 		return nil
+	}
+	if t.ksyms != nil {
+		return t.ksyms.lookup(addr)
 	}
 	i := sort.Search(len(t.Syms), func(i int) bool { return t.Syms[i].Addr > addr })
 	if i == 0 {
