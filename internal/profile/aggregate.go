@@ -55,7 +55,9 @@ type aggregation struct {
 	samples uint64 // the branch view's branches
 	byKey   map[string]*Entry
 	byLoc   map[threadLoc]*Entry
-	entries []*Entry // in creation order
+	// byBranch: the branch view's entries by their branches (addBranches).
+	byBranch map[branchKey]*Entry
+	entries  []*Entry // in creation order
 }
 
 // Samples of one thread at one location always fall in the same entry: that pair is looked

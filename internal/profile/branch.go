@@ -2,7 +2,10 @@ package profile
 
 import (
 	"cmp"
+	"sort"
 	"strconv"
+
+	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
 // Branch stacks: perf report's branch view (--branch-stack), its default when samples
@@ -34,39 +37,105 @@ func (b *Builder) branches(e SampleEvent, user, kern *space) []Branch {
 }
 
 func (b *Builder) locateAny(user, kern *space, addr uint64) (*Location, byte) {
-	if l := b.locate(user, kern, addr, false, false); l.DSO != b.unknown {
-		return l, '.'
+	// A branch stack repeats a loop's few addresses: a direct-mapped cache of the answers
+	// (spaces never change, so an entry for the same spaces and address is right).
+	c := &b.branchCache[(addr^addr>>11)%uint64(len(b.branchCache))]
+	if c.addr == addr && c.user == user && c.kern == kern && c.l != nil {
+		return c.l, c.level
 	}
-	if l := b.locate(user, kern, addr, true, false); l.DSO != b.unknownKernel {
-		return l, 'k'
+	l, level := b.locateAnyOnce(user, kern, addr)
+	*c = branchCached{user: user, kern: kern, addr: addr, l: l, level: level}
+	return l, level
+}
+
+// locateAnyOnce asks first whether the process, then the kernel, has addr, so that an
+// address neither has makes one Location, not three.
+func (b *Builder) locateAnyOnce(user, kern *space, addr uint64) (*Location, byte) {
+	if user.covers(addr) {
+		return b.locate(user, kern, addr, false, false), '.'
+	}
+	if b.kernelHas(kern, addr) {
+		return b.locate(user, kern, addr, true, false), 'k'
 	}
 	return b.locate(nil, nil, addr, false, false), 'H'
+}
+
+// covers says whether a mapping of sp (nil: none) holds addr: resolve finds a DSO for it.
+func (sp *space) covers(addr uint64) bool {
+	if sp == nil {
+		return false
+	}
+	i := sort.Search(len(sp.maps), func(i int) bool { return sp.maps[i].start > addr })
+	return i > 0 && addr < sp.maps[i-1].end
+}
+
+// kernelHas says whether resolve names kernel address addr: a kernel mapping holds it, or
+// the kernel's symbols do.
+func (b *Builder) kernelHas(kern *space, addr uint64) bool {
+	if kern.covers(addr) {
+		return true
+	}
+	d := b.dso(symbol.KernelName, "", true)
+	b.load(d)
+	return d.Table != nil && d.Table.Lookup(addr) != nil
+}
+
+// branchCached is an entry of Builder.branchCache.
+type branchCached struct {
+	user, kern *space
+	addr       uint64
+	l          *Location
+	level      byte
+}
+
+// branchKey is what makes a branch's entry, but for a thread standing for its command:
+// branches with the same key are in one entry, looked up before the entry's text key is
+// made.
+type branchKey struct {
+	t                  *Thread
+	from, to           *Location
+	fromLevel, toLevel byte
+	cycles             uint64
 }
 
 // addBranches counts each branch of s once (period 1) in the branch view's entries.
 func (a *Aggregator) addBranches(s *Sample) {
 	g := a.aggregationOf(s.Event)
+	if g.byBranch == nil {
+		g.byBranch = map[branchKey]*Entry{}
+	}
 	for i := range s.Branches {
 		br := &s.Branches[i]
-		cycles := "-"
-		if br.Cycles != 0 {
-			cycles = strconv.Itoa(int(int16(br.Cycles))) // perf prints the 16 bits with %hd
-		}
-		vals := []string{s.Thread.Comm, dsoName(br.From.DSO), levelMark(br.FromLevel) + br.From.Sym.Name,
-			levelMark(br.ToLevel) + br.To.Sym.Name, cycles}
-		key := vals[0] + "\x00" + vals[1] + "\x00" + vals[2] + "\x00" + vals[3] + "\x00" + vals[4]
-		e, ok := g.byKey[key]
-		if !ok {
-			c := *br
-			e = &Entry{Values: vals, Thread: s.Thread, DSO: br.From.DSO, Sym: br.From.Sym, Kernel: br.FromLevel == 'k', Branch: &c}
-			g.byKey[key] = e
-			g.entries = append(g.entries, e)
+		bk := branchKey{s.Thread, br.From, br.To, br.FromLevel, br.ToLevel, br.Cycles}
+		e := g.byBranch[bk]
+		if e == nil {
+			e = g.branchEntry(s, br)
+			g.byBranch[bk] = e
 		}
 		e.Self++
 		e.Samples++
 		g.total++
 		g.samples++
 	}
+}
+
+// branchEntry is the entry of branch br of sample s, made on first use.
+func (g *aggregation) branchEntry(s *Sample, br *Branch) *Entry {
+	cycles := "-"
+	if br.Cycles != 0 {
+		cycles = strconv.Itoa(int(int16(br.Cycles))) // perf prints the 16 bits with %hd
+	}
+	vals := []string{s.Thread.Comm, dsoName(br.From.DSO), levelMark(br.FromLevel) + br.From.Sym.Name,
+		levelMark(br.ToLevel) + br.To.Sym.Name, cycles}
+	key := vals[0] + "\x00" + vals[1] + "\x00" + vals[2] + "\x00" + vals[3] + "\x00" + vals[4]
+	e, ok := g.byKey[key]
+	if !ok {
+		c := *br
+		e = &Entry{Values: vals, Thread: s.Thread, DSO: br.From.DSO, Sym: br.From.Sym, Kernel: br.FromLevel == 'k', Branch: &c}
+		g.byKey[key] = e
+		g.entries = append(g.entries, e)
+	}
+	return e
 }
 
 func levelMark(l byte) string { return "[" + string(l) + "] " }

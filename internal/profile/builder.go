@@ -128,6 +128,8 @@ type Builder struct {
 	stack []*Location // the stack of the sample being built
 	slab  []*Location // where kept samples' stacks are copied
 	cache [4096]cached
+	// branchCache holds branch addresses' locations (locateAny).
+	branchCache [1024]branchCached
 
 	noChains bool // IgnoreCallchains
 }
