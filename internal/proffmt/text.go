@@ -107,44 +107,52 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 					widths[nPct+j] = unresolvedWidth
 				}
 			}
-			if n := len(result.Printable(v)); n > widths[nPct+j] {
+			if n := len(printable(v)); n > widths[nPct+j] {
 				widths[nPct+j] = n
 			}
 		}
 	}
-	line := func(cells []string, pad byte, padLast bool) string {
-		var b strings.Builder
+	// appendLine appends a row's cells, cut and padded to the columns (the percentages
+	// padded on the left).
+	appendLine := func(b []byte, cells []string, padLast bool) []byte {
 		for i, c := range cells {
 			if limited[i] && len(c) > widths[i] {
 				c = c[:widths[i]]
 			}
 			if i > 0 {
-				b.WriteString("  ")
+				b = append(b, "  "...)
 			}
-			if i < nPct {
-				b.WriteString(strings.Repeat(string(pad), max(0, widths[i]-len(c))) + c)
-			} else if i == len(cells)-1 && !padLast {
-				b.WriteString(c)
-			} else {
-				b.WriteString(c + strings.Repeat(string(pad), max(0, widths[i]-len(c))))
+			pad := max(0, widths[i]-len(c))
+			switch {
+			case i < nPct:
+				b = appendSpaces(b, pad)
+				b = append(b, c...)
+			case i == len(cells)-1 && !padLast:
+				b = append(b, c...)
+			default:
+				b = append(b, c...)
+				b = appendSpaces(b, pad)
 			}
 		}
-		return b.String()
+		return b
 	}
+	line := func(cells []string, padLast bool) string { return string(appendLine(nil, cells, padLast)) }
 	dots := make([]string, len(heads))
 	for i := range heads {
 		dots[i] = strings.Repeat(".", widths[i])
 	}
 	// The header's "# " stands before the first column: rows are two wider there.
-	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, ' ', true), line(dots, ' ', true))
+	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, true), line(dots, true))
 	widths[0] += 2
 	// perf pads every column but a last symbol or source line.
 	padLast := true
 	if k := r.Sort[len(r.Sort)-1]; k == "sym" || k == "srcline" {
 		padLast = false
 	}
+	var cells []string
+	var row []byte
 	for _, e := range r.Entries {
-		var cells []string
+		cells = cells[:0]
 		switch {
 		case r.Members != nil && r.Options.Children:
 			cells = append(cells, groupPct(r, e, true), groupPct(r, e, false))
@@ -156,9 +164,10 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 			cells = append(cells, pct(r.Percent(e.Self)))
 		}
 		for _, v := range e.Values {
-			cells = append(cells, result.Printable(v))
+			cells = append(cells, printable(v))
 		}
-		fmt.Fprintf(w, "%s\n", line(cells, ' ', padLast))
+		row = append(appendLine(row[:0], cells, padLast), '\n')
+		w.Write(row)
 		if !r.Options.CallGraph {
 			continue
 		}
@@ -174,6 +183,24 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 			}
 		}
 	}
+}
+
+// appendSpaces appends n spaces.
+func appendSpaces(b []byte, n int) []byte {
+	for ; n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// printable is result.Printable, without its rune-by-rune look at plain ASCII text.
+func printable(s string) string {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return result.Printable(s)
+		}
+	}
+	return s
 }
 
 // unresolvedWidth is perf's unresolved_col_width (a 64-bit address in hex).
