@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/perfdata"
 )
 
 // The queue delivers, round after round, exactly what a priority queue on (time, arrival)
@@ -18,7 +20,7 @@ func TestQueueRounds(t *testing.T) {
 			seq++
 			// Two CPUs' records, each late by up to 30 time units, some at equal times.
 			tm := uint64(round*20) + uint64(rng.IntN(30))
-			q.add(queued{t: tm, seq: seq})
+			q.add(tm, seq, &perfdata.Comm{TID: uint32(seq)})
 			pending = append(pending, queued{t: tm, seq: seq})
 			maxT = max(maxT, tm)
 		}
@@ -30,7 +32,13 @@ func TestQueueRounds(t *testing.T) {
 		for n < len(all) && all[n].t <= limit {
 			n++
 		}
-		got := slices.Clone(all[:n])
+		var got []queued
+		for _, x := range all[:n] {
+			if r := q.take(x).(*perfdata.Comm); uint64(r.TID) != x.seq {
+				t.Fatalf("record %d came out as %d's", x.seq, r.TID)
+			}
+			got = append(got, queued{t: x.t, seq: x.seq})
+		}
 		q.drop(n)
 		slices.SortFunc(pending, cmpQueued)
 		k := 0
