@@ -31,7 +31,7 @@ type Aggregator struct {
 	nodes  nodeAlloc
 	// raws and rawSyms are the twins of unresolved locations that --children entries
 	// name by their raw address.
-	raws          map[rawKey]*Location
+	raws          [][2]*Location // by the location's id, then its level (kernel: 1)
 	rawSyms       map[rawSymKey]*Symbol
 	unknownKernel *DSO   // [unknown] at perf's level k
 	kern          []bool // the levels of the stack being added
@@ -80,7 +80,7 @@ func NewAggregator(o Options) (*Aggregator, error) {
 		o.Sort, o.Children, o.CallGraph = BranchSort, false, false
 	}
 	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{},
-		raws: map[rawKey]*Location{}, rawSyms: map[rawSymKey]*Symbol{},
+		rawSyms: map[rawSymKey]*Symbol{},
 		unknownKernel: &DSO{Name: Unknown, Kernel: true, loaded: true}}, nil
 }
 
@@ -406,12 +406,24 @@ func (a *Aggregator) add(u int) {
 // (perf names a self entry by its address in the DSO, a frame by the process's address);
 // kernel is the frame's level, which a frame in no mapping inherits.
 func (a *Aggregator) raw(l *Location, kernel bool) *Location {
-	if !l.Sym.Unknown || l.Kernel() == kernel && unknownName(l.Addr) == l.Sym.Name {
-		return l // the kernel's own addresses are their names; a module's are not
+	if !l.Sym.Unknown {
+		return l
 	}
-	k := rawKey{l, kernel}
-	if r, ok := a.raws[k]; ok {
-		return r
+	id, lvl := locID(l), 0
+	if kernel {
+		lvl = 1
+	}
+	if int(id) >= len(a.raws) {
+		n := max(int(id)+1, 2*len(a.raws))
+		a.raws = slices.Grow(a.raws, n-len(a.raws))[:n]
+	}
+	slot := &a.raws[id][lvl]
+	if *slot != nil {
+		return *slot
+	}
+	if l.Kernel() == kernel && unknownName(l.Addr) == l.Sym.Name {
+		*slot = l // the kernel's own addresses are their names; a module's are not
+		return l
 	}
 	dso := l.DSO
 	if kernel != l.Kernel() {
@@ -426,7 +438,7 @@ func (a *Aggregator) raw(l *Location, kernel bool) *Location {
 	}
 	c := *l
 	c.DSO, c.Sym, c.id = dso, y, 0
-	a.raws[k] = &c
+	a.raws[id][lvl] = &c // a.raws may have moved: locID(&c) is not called here
 	return &c
 }
 
@@ -452,11 +464,6 @@ func (a *Aggregator) graphStack(stack []*Location) []*Location {
 type rawSymKey struct {
 	dso  *DSO
 	addr uint64
-}
-
-type rawKey struct {
-	l      *Location
-	kernel bool
 }
 
 // Reports finishes the report of every event of p, in p.Events' order.
