@@ -241,7 +241,7 @@ func appendPct(b []byte, v float64) []byte {
 
 // graphMinPercent is perf report's default call-graph threshold (-g graph,0.5): branches
 // below 0.5% of the total are not drawn.
-const graphMinPercent = 0.5
+const graphMinPercent = profile.GraphMinPercent
 
 // writeGraph draws a call tree perf's way: a straight chain while there is one path,
 // "|--P%--name" branches where it splits or narrows (P of the report's total), and perf's

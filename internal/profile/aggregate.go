@@ -80,7 +80,7 @@ func NewAggregator(o Options) (*Aggregator, error) {
 		o.Sort, o.Children, o.CallGraph = BranchSort, false, false
 	}
 	return &Aggregator{o: o, hasCPU: slices.Contains(o.Sort, "cpu"), stacks: map[uint64]int32{},
-		rawSyms: map[rawSymKey]*Symbol{},
+		rawSyms:       map[rawSymKey]*Symbol{},
 		unknownKernel: &DSO{Name: Unknown, Kernel: true, loaded: true}}, nil
 }
 
@@ -169,6 +169,9 @@ type treeTask struct {
 var treeWork = 1 << 16 // a var for the tests
 
 func (a *Aggregator) buildTrees() {
+	if a.o.ShownGraph {
+		a.tasks = slices.DeleteFunc(a.tasks, func(t treeTask) bool { return !a.drawn(t.e, a.uniq[t.u].event) })
+	}
 	if len(a.tasks) == 0 {
 		return
 	}
@@ -208,6 +211,20 @@ func (a *Aggregator) buildTrees() {
 	}
 	a.treeWorker(0, &a.nodes)
 	wg.Wait()
+}
+
+// drawn says whether the text report may draw a graph under entry e of event ev: every
+// branch of its graph is at most its period (Self, or Children with children), so below
+// the graph threshold, or under --percent-limit (the entry is not shown), none is drawn.
+// A group's report divides by a larger total still.
+func (a *Aggregator) drawn(e *Entry, ev int) bool {
+	lim := e.Self
+	if a.o.Children {
+		lim = e.Children
+	}
+	r := Report{Total: a.evs[ev].total}
+	pct := r.Percent(lim)
+	return pct >= GraphMinPercent && !(a.o.PercentLimit > 0 && pct < a.o.PercentLimit)
 }
 
 func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {

@@ -27,7 +27,8 @@ type Options struct {
 	// CallGraph keeps the call paths of each entry (perf report -g).
 	CallGraph bool
 	// ShownGraph builds only the call trees the text report draws: Callees and SelfPaths
-	// (not Callers).
+	// (not Callers), and only for the entries that have a branch of at least
+	// GraphMinPercent of the total and are not under PercentLimit.
 	ShownGraph bool
 	// CallerOrder draws the graphs of --no-children from the outermost caller down (perf's
 	// -g caller, the order of a bare -g); SelfPaths holds them.
@@ -36,6 +37,10 @@ type Options struct {
 	// BranchSort), each branch counted once; samples without a branch stack count nothing.
 	Branch bool
 }
+
+// GraphMinPercent is perf report's default call-graph threshold (-g graph,0.5): branches
+// below 0.5% of the total are not drawn.
+const GraphMinPercent = 0.5
 
 // Report is the aggregation of one event's samples.
 type Report struct {
