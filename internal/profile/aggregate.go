@@ -54,6 +54,7 @@ type aggregation struct {
 	total   uint64
 	samples uint64 // the branch view's branches
 	byKey   map[string]*Entry
+	byKeys  map[[4]string]*Entry // by the values of up to 4 sort keys (entryByKey)
 	byLoc   map[threadLoc]*Entry
 	// byBranch: the branch view's entries by their branches (addBranches).
 	byBranch map[branchKey]*Entry
@@ -260,7 +261,7 @@ func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {
 }
 
 func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry {
-	var arr [4]string
+	var arr, keys [4]string
 	vals := arr[:0]
 	if len(o.Sort) > len(arr) {
 		vals = make([]string, 0, len(o.Sort))
@@ -270,21 +271,33 @@ func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry 
 	for i, k := range o.Sort {
 		v := value(k, &smp, l)
 		vals = append(vals, v)
-		if i > 0 {
-			kb.WriteByte(0)
-		}
 		if k == "sym" && l.DSO.Name == Unknown {
 			// perf matches addresses in no mapping by address alone: the level ([k],
 			// [.]) shown is the first one's.
 			v = l.Sym.Name
 		}
+		if len(o.Sort) <= len(keys) {
+			keys[i] = v // up to 4 keys: the values are the map key, nothing is joined
+			continue
+		}
+		if i > 0 {
+			kb.WriteByte(0)
+		}
 		kb.WriteString(v)
 	}
-	key := kb.String()
-	e, ok := g.byKey[key]
-	if !ok {
+	var e *Entry
+	if len(o.Sort) <= len(keys) {
+		e = g.byKeys[keys]
+	} else {
+		e = g.byKey[kb.String()]
+	}
+	if e == nil {
 		e = &Entry{Values: slices.Clone(vals), Thread: s.thread, DSO: l.DSO, Sym: l.Sym, Kernel: l.Kernel()}
-		g.byKey[key] = e
+		if len(o.Sort) <= len(keys) {
+			g.byKeys[keys] = e
+		} else {
+			g.byKey[kb.String()] = e
+		}
 		g.entries = append(g.entries, e)
 	}
 	return e
@@ -310,7 +323,7 @@ func (a *Aggregator) aggregationOf(ev int) *aggregation {
 	}
 	g := a.evs[ev]
 	if g == nil {
-		g = &aggregation{byKey: map[string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
+		g = &aggregation{byKey: map[string]*Entry{}, byKeys: map[[4]string]*Entry{}, byLoc: map[threadLoc]*Entry{}}
 		a.evs[ev] = g
 	}
 	return g

@@ -532,7 +532,14 @@ func unknownName(addr uint64) string {
 	if addr == 0 {
 		return "0000000000000000" // perf prints with C's "%#.16llx", which omits 0x for 0
 	}
-	return fmt.Sprintf("0x%016x", addr)
+	const hex = "0123456789abcdef"
+	var b [18]byte // "0x%016x", without fmt's cost: a report names thousands of addresses
+	b[0], b[1] = '0', 'x'
+	for i := 17; i >= 2; i-- {
+		b[i] = hex[addr&15]
+		addr >>= 4
+	}
+	return string(b[:])
 }
 
 // Profile returns the profile built so far.
