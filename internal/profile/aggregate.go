@@ -33,8 +33,9 @@ type Aggregator struct {
 	// name by their raw address.
 	raws          [][2]*Location // by the location's id, then its level (kernel: 1)
 	rawSyms       map[rawSymKey]*Symbol
-	unknownKernel *DSO   // [unknown] at perf's level k
-	kern          []bool // the levels of the stack being added
+	unknownKernel *DSO               // [unknown] at perf's level k
+	branchCache   []branchCacheEntry // addBranches', made on first use
+	kern          []bool             // the levels of the stack being added
 }
 
 // stackCount is the samples of one event and thread with one stack.

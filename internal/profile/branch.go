@@ -2,6 +2,7 @@ package profile
 
 import (
 	"cmp"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -26,7 +27,14 @@ type Branch struct {
 // an address is looked up in the process's mappings, then in the kernel's; one in neither
 // is [unknown] at level H.
 func (b *Builder) branches(e SampleEvent, user, kern *space) []Branch {
-	out := make([]Branch, len(e.Branches))
+	var out []Branch
+	if b.keep {
+		out = make([]Branch, len(e.Branches))
+	} else {
+		// Streamed samples are not kept: one array serves them all.
+		out = slices.Grow(b.branchBuf[:0], len(e.Branches))[:len(e.Branches)]
+		b.branchBuf = out
+	}
 	for i, r := range e.Branches {
 		br := &out[i]
 		br.From, br.FromLevel = b.locateAny(user, kern, r.From)
@@ -88,6 +96,13 @@ type branchCached struct {
 	level      byte
 }
 
+// branchCacheEntry is an entry of Aggregator.branchCache.
+type branchCacheEntry struct {
+	key branchKey
+	g   *aggregation
+	e   *Entry
+}
+
 // branchKey is what makes a branch's entry, but for a thread standing for its command:
 // branches with the same key are in one entry, looked up before the entry's text key is
 // made.
@@ -104,13 +119,22 @@ func (a *Aggregator) addBranches(s *Sample) {
 	if g.byBranch == nil {
 		g.byBranch = map[branchKey]*Entry{}
 	}
+	if a.branchCache == nil {
+		a.branchCache = make([]branchCacheEntry, 2048)
+	}
 	for i := range s.Branches {
 		br := &s.Branches[i]
 		bk := branchKey{s.Thread, br.From, br.To, br.FromLevel, br.ToLevel, br.Cycles}
-		e := g.byBranch[bk]
-		if e == nil {
-			e = g.branchEntry(s, br)
-			g.byBranch[bk] = e
+		// A direct-mapped cache before the map: a loop's branches come again and again.
+		h := uint64(locID(br.From))*0x9e3779b1 ^ uint64(locID(br.To)) ^ br.Cycles<<7
+		c := &a.branchCache[h%uint64(len(a.branchCache))]
+		e := c.e
+		if e == nil || c.key != bk || c.g != g {
+			if e = g.byBranch[bk]; e == nil {
+				e = g.branchEntry(s, br)
+				g.byBranch[bk] = e
+			}
+			*c = branchCacheEntry{key: bk, g: g, e: e}
 		}
 		e.Self++
 		e.Samples++

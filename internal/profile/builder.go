@@ -130,6 +130,7 @@ type Builder struct {
 	cache [4096]cached
 	// branchCache holds branch addresses' locations (locateAny).
 	branchCache [1024]branchCached
+	branchBuf   []Branch // the branches of the sample being built, when not kept
 
 	noChains bool // IgnoreCallchains
 }
