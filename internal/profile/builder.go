@@ -71,12 +71,12 @@ type mapping struct {
 	dso               *DSO
 }
 
-// space is one address space: a process's mappings (or the kernel's), sorted by start, with
-// the locations already resolved in it. A new mapping makes a new space, so the cache never
-// outlives the mappings it was resolved against.
+// space is one address space: a process's mappings (or the kernel's), sorted by start. A
+// new mapping makes a new space, so Builder.cache never outlives the mappings it was
+// resolved against.
 type space struct {
 	maps []mapping
-	locs map[spaceKey]*Location // made by the first lookup
+	used bool // an address was resolved in it
 	// shared: another process's too (a fork's copy); a mapping then makes a new space.
 	shared bool
 }
@@ -85,12 +85,7 @@ type space struct {
 // address was resolved in it (so no Location, and no entry of Builder.cache, depends on
 // its mappings). A recording's first records map every process's objects: each such
 // mapping costs an insertion, not a copy of the process's list.
-func (sp *space) fresh() bool { return sp != nil && !sp.shared && sp.locs == nil }
-
-type spaceKey struct {
-	addr   uint64
-	caller bool
-}
+func (sp *space) fresh() bool { return sp != nil && !sp.shared && !sp.used }
 
 type locKey struct {
 	dso       *DSO
@@ -127,7 +122,7 @@ type Builder struct {
 	keep  bool        // samples go to Profile.Samples
 	stack []*Location // the stack of the sample being built
 	slab  []*Location // where kept samples' stacks are copied
-	cache [4096]cached
+	cache [8192]cached
 	// branchCache holds branch addresses' locations (locateAny).
 	branchCache [1024]branchCached
 	branchBuf   []Branch // the branches of the sample being built, when not kept
@@ -399,7 +394,7 @@ func (b *Builder) locate(user, kern *space, addr uint64, kernel, caller bool) *L
 	if sp == nil {
 		return b.resolve(nil, addr, kernel, caller)
 	}
-	// A small direct-mapped cache before the space's map: most samples repeat a few
+	// A direct-mapped cache before resolve's search and map: most samples repeat a few
 	// thousand addresses. Spaces never change, and an entry keeps its space alive, so an
 	// entry matching the space and address is right.
 	h := addr ^ addr>>13
@@ -410,15 +405,8 @@ func (b *Builder) locate(user, kern *space, addr uint64, kernel, caller bool) *L
 	if c.sp == sp && c.addr == addr && c.caller == caller {
 		return c.l
 	}
-	k := spaceKey{addr, caller}
-	if sp.locs == nil {
-		sp.locs = map[spaceKey]*Location{}
-	}
-	l, ok := sp.locs[k]
-	if !ok {
-		l = b.resolve(sp.maps, addr, kernel, caller)
-		sp.locs[k] = l
-	}
+	sp.used = true
+	l := b.resolve(sp.maps, addr, kernel, caller)
 	*c = cached{sp: sp, addr: addr, caller: caller, l: l}
 	return l
 }
