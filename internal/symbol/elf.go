@@ -145,10 +145,11 @@ func NoteBuildID(d []byte, bo binary.ByteOrder) string {
 }
 
 func addSymbols(t *Table, f *elf.File) error {
-	syms, err := f.Symbols()
+	thumb := f.Machine == elf.EM_ARM
+	syms, n, err := funcSymbols(f, elf.SHT_SYMTAB, thumb, t.Syms)
 	t.Source = "symtab"
-	if errors.Is(err, elf.ErrNoSymbols) || (err == nil && len(syms) == 0) {
-		syms, err = f.DynamicSymbols()
+	if errors.Is(err, elf.ErrNoSymbols) || (err == nil && n == 0) {
+		syms, _, err = funcSymbols(f, elf.SHT_DYNSYM, thumb, t.Syms)
 		t.Source = "dynsym"
 	}
 	if errors.Is(err, elf.ErrNoSymbols) {
@@ -158,24 +159,104 @@ func addSymbols(t *Table, f *elf.File) error {
 	if err != nil {
 		return fmt.Errorf("reading ELF symbols: %w", err)
 	}
-	thumb := f.Machine == elf.EM_ARM
-	t.Syms = slices.Grow(t.Syms, len(syms))
-	for _, s := range syms {
-		typ := elf.ST_TYPE(s.Info)
-		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC {
-			continue
-		}
-		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE && s.Section != elf.SHN_ABS || s.Name == "" {
-			continue
-		}
-		if strings.HasPrefix(s.Name, "$") { // ARM mapping symbols
-			continue
-		}
-		addr := s.Value
-		if thumb {
-			addr &^= 1
-		}
-		t.Syms = append(t.Syms, Sym{Addr: addr, Size: s.Size, Name: s.Name, bind: uint8(elf.ST_BIND(s.Info))})
-	}
+	t.Syms = syms
 	return nil
+}
+
+// funcSymbols appends to out the functions of f's symbol table of type typ (SHT_SYMTAB or
+// SHT_DYNSYM), read as debug/elf's Symbols and DynamicSymbols read it (the same errors),
+// and returns how many symbols the table has. Only the functions are made: debug/elf
+// makes every symbol and its name, most of which a report drops. The names are slices of
+// one copy of the string table.
+func funcSymbols(f *elf.File, typ elf.SectionType, thumb bool, out []Sym) ([]Sym, int, error) {
+	var size int
+	switch f.Class {
+	case elf.ELFCLASS64:
+		size = elf.Sym64Size
+	case elf.ELFCLASS32:
+		size = elf.Sym32Size
+	default:
+		return out, 0, errors.New("not implemented")
+	}
+	sec := f.SectionByType(typ)
+	if sec == nil {
+		return out, 0, elf.ErrNoSymbols
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return out, 0, fmt.Errorf("cannot load symbol section: %w", err)
+	}
+	if len(data) == 0 {
+		return out, 0, elf.ErrNoSymbols
+	}
+	if len(data)%size != 0 {
+		if size == elf.Sym64Size {
+			return out, 0, errors.New("length of symbol section is not a multiple of Sym64Size")
+		}
+		return out, 0, errors.New("length of symbol section is not a multiple of SymSize")
+	}
+	if sec.Link <= 0 || sec.Link >= uint32(len(f.Sections)) {
+		return out, 0, fmt.Errorf("cannot load string table section: %w", errors.New("section has invalid string table link"))
+	}
+	strdata, err := f.Sections[sec.Link].Data()
+	if err != nil {
+		return out, 0, fmt.Errorf("cannot load string table section: %w", err)
+	}
+	strs := string(strdata)
+	bo := f.ByteOrder
+	data = data[size:] // the first entry is all zeros
+	n := len(data) / size
+	info := 4 // where an entry's st_info is
+	if size == elf.Sym32Size {
+		info = 12
+	}
+	funcs := 0
+	for i := info; i < len(data); i += size {
+		if t := elf.ST_TYPE(data[i]); t == elf.STT_FUNC || t == elf.STT_GNU_IFUNC {
+			funcs++
+		}
+	}
+	out = slices.Grow(out, funcs)
+	for ; len(data) > 0; data = data[size:] {
+		var name uint32
+		var info byte
+		var shndx uint16
+		var value, sz uint64
+		if size == elf.Sym64Size {
+			name, info, shndx = bo.Uint32(data), data[4], bo.Uint16(data[6:])
+			value, sz = bo.Uint64(data[8:]), bo.Uint64(data[16:])
+		} else {
+			name, info, shndx = bo.Uint32(data), data[12], bo.Uint16(data[14:])
+			value, sz = uint64(bo.Uint32(data[4:])), uint64(bo.Uint32(data[8:]))
+		}
+		if t := elf.ST_TYPE(info); t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC {
+			continue
+		}
+		if sec := elf.SectionIndex(shndx); sec == elf.SHN_UNDEF || sec >= elf.SHN_LORESERVE && sec != elf.SHN_ABS {
+			continue
+		}
+		s := elfString(strs, name)
+		if s == "" || strings.HasPrefix(s, "$") { // ARM mapping symbols
+			continue
+		}
+		if thumb {
+			value &^= 1
+		}
+		out = append(out, Sym{Addr: value, Size: sz, Name: s, bind: uint8(elf.ST_BIND(info))})
+	}
+	return out, n, nil
+}
+
+// elfString is the string at off in a string table ("" when off is outside it or the
+// string has no end, as debug/elf's).
+func elfString(strs string, off uint32) string {
+	if uint64(off) >= uint64(len(strs)) {
+		return ""
+	}
+	s := strs[off:]
+	i := strings.IndexByte(s, 0)
+	if i < 0 {
+		return ""
+	}
+	return s[:i]
 }

@@ -24,6 +24,15 @@ func FuzzLoadELF(f *testing.F) {
 		if tab, err := LoadELF(bytes.NewReader(data)); err == nil {
 			tab.Resolve(0x1000)
 		}
+		// The symbol reader agrees with debug/elf's lists.
+		if f, err := elf.NewFile(bytes.NewReader(data)); err == nil {
+			want, wantSrc, werr := elfFuncsByLibrary(f)
+			var tab Table
+			gerr := addSymbols(&tab, f)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || tab.Source != wantSrc || !reflect.DeepEqual(tab.Syms, want) && len(want)+len(tab.Syms) > 0 {
+				t.Errorf("%d symbols from %s (%v), want %d from %s (%v)", len(tab.Syms), tab.Source, gerr, len(want), wantSrc, werr)
+			}
+		}
 	})
 }
 
