@@ -16,7 +16,8 @@
 # then times each command against perf's in interleaved pairs (pmc, perf, pmc, perf...,
 # after one warm-up run each) and prints per line the median wall and CPU (user + system,
 # children included: perf annotate's objdump) seconds of each tool and the median of the
-# pairwise ratios pmc/perf (below 1: pmc is faster). Needs perf, python3, cc.
+# pairwise ratios pmc/perf (below 1: pmc is faster), and the same of each run's peak RSS (the
+# largest process of the run, from wait4). Needs perf, python3, cc.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-15}
@@ -68,7 +69,7 @@ else
 fi
 
 python3 - "$PMC" "$TMP" "$pairs" <<'PY'
-import os, resource, statistics, subprocess, sys, time
+import os, statistics, subprocess, sys, time
 pmc, d, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 f = lambda n: os.path.join(d, n + ".data")
 for n in ("user", "kernel", "system", "foreign", "deep", "deep2", "pmc"):
@@ -92,23 +93,27 @@ lines += [
 ]
 
 def run(cmd):
-    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # wait4 gives this run's own CPU time and peak RSS (its largest process).
     t0 = time.monotonic()
-    subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, ru = os.wait4(p.pid, 0)
     wall = time.monotonic() - t0
-    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+    p.returncode = 0  # reaped here
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024
 
+print(f"load average: {' '.join(open('/proc/loadavg').read().split()[:3])} on {os.cpu_count()} CPUs")
 print(f"{pairs} interleaved pairs per line; medians; ratio = median of pmc/perf per pair")
-print(f"{'':27} {'pmc wall':>9} {'perf wall':>9} {'ratio':>6}   {'pmc cpu':>8} {'perf cpu':>8} {'ratio':>6}")
+print(f"{'':27} {'pmc wall':>9} {'perf wall':>9} {'ratio':>6}   {'pmc cpu':>8} {'perf cpu':>8} {'ratio':>6}   {'pmc MiB':>7} {'perf MiB':>8} {'ratio':>6}")
 for name, a, b in lines:
     run(a), run(b)
-    wa, wb, ca, cb = [], [], [], []
+    wa, wb, ca, cb, ma, mb = [], [], [], [], [], []
     for _ in range(pairs):
         x, y = run(a), run(b)
-        wa.append(x[0]); ca.append(x[1]); wb.append(y[0]); cb.append(y[1])
+        wa.append(x[0]); ca.append(x[1]); ma.append(x[2]); wb.append(y[0]); cb.append(y[1]); mb.append(y[2])
     m = statistics.median
     rw = m([x / y for x, y in zip(wa, wb)])
     rc = m([x / y for x, y in zip(ca, cb) if y > 0]) if any(cb) else float("nan")
-    print(f"{name:27} {m(wa):9.3f} {m(wb):9.3f} {rw:6.2f}   {m(ca):8.3f} {m(cb):8.3f} {rc:6.2f}")
+    rm = m([x / y for x, y in zip(ma, mb)])
+    print(f"{name:27} {m(wa):9.3f} {m(wb):9.3f} {rw:6.2f}   {m(ca):8.3f} {m(cb):8.3f} {rc:6.2f}   {m(ma):7.1f} {m(mb):8.1f} {rm:6.2f}")
+print(f"load average: {' '.join(open('/proc/loadavg').read().split()[:3])}")
 PY
