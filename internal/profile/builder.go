@@ -125,7 +125,8 @@ type Builder struct {
 	cache [8192]cached
 	// branchCache holds branch addresses' locations (locateAny).
 	branchCache [1024]branchCached
-	branchBuf   []Branch // the branches of the sample being built, when not kept
+	branchBuf   []Branch  // the branches of the sample being built, when not kept
+	scratch     []mapping // Mmap's
 
 	noChains bool // IgnoreCallchains
 }
@@ -237,7 +238,14 @@ func (b *Builder) Mmap(e MmapEvent) {
 		sp.maps = slices.Insert(sp.maps, i, m)
 		return
 	}
-	out := make([]mapping, 0, len(old)+2)
+	// A fresh space is rebuilt in a scratch list and copied back; another gets a new list.
+	fresh := sp.fresh()
+	var out []mapping
+	if fresh {
+		out = b.scratch[:0]
+	} else {
+		out = make([]mapping, 0, len(old)+2)
+	}
 	for _, o := range old {
 		if o.end <= m.start || o.start >= m.end {
 			out = append(out, o)
@@ -254,8 +262,9 @@ func (b *Builder) Mmap(e MmapEvent) {
 	}
 	i = sort.Search(len(out), func(i int) bool { return out[i].start > m.start })
 	out = slices.Insert(out, i, m)
-	if sp.fresh() {
-		sp.maps = out
+	if fresh {
+		sp.maps = append(sp.maps[:0], out...)
+		b.scratch = out[:0]
 		return
 	}
 	b.setMaps(pid, out)

@@ -202,61 +202,70 @@ func funcSymbols(f *elf.File, typ elf.SectionType, thumb bool, out []Sym) ([]Sym
 	if err != nil {
 		return out, 0, fmt.Errorf("cannot load string table section: %w", err)
 	}
-	strs := string(strdata)
-	bo := f.ByteOrder
 	data = data[size:] // the first entry is all zeros
 	n := len(data) / size
-	info := 4 // where an entry's st_info is
-	if size == elf.Sym32Size {
-		info = 12
-	}
-	funcs := 0
-	for i := info; i < len(data); i += size {
-		if t := elf.ST_TYPE(data[i]); t == elf.STT_FUNC || t == elf.STT_GNU_IFUNC {
+	// Two passes: the first counts the functions and their names' bytes, so that the
+	// symbols and one string of their names are made at their size.
+	var funcs, nameBytes int
+	for e := data; len(e) > 0; e = e[size:] {
+		if sym, ok := elfFunc(e, size, f.ByteOrder, strdata); ok {
 			funcs++
+			nameBytes += len(sym.name)
 		}
 	}
 	out = slices.Grow(out, funcs)
-	for ; len(data) > 0; data = data[size:] {
-		var name uint32
-		var info byte
-		var shndx uint16
-		var value, sz uint64
-		if size == elf.Sym64Size {
-			name, info, shndx = bo.Uint32(data), data[4], bo.Uint16(data[6:])
-			value, sz = bo.Uint64(data[8:]), bo.Uint64(data[16:])
-		} else {
-			name, info, shndx = bo.Uint32(data), data[12], bo.Uint16(data[14:])
-			value, sz = uint64(bo.Uint32(data[4:])), uint64(bo.Uint32(data[8:]))
-		}
-		if t := elf.ST_TYPE(info); t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC {
-			continue
-		}
-		if sec := elf.SectionIndex(shndx); sec == elf.SHN_UNDEF || sec >= elf.SHN_LORESERVE && sec != elf.SHN_ABS {
-			continue
-		}
-		s := elfString(strs, name)
-		if s == "" || strings.HasPrefix(s, "$") { // ARM mapping symbols
+	var names strings.Builder
+	names.Grow(nameBytes)
+	for e := data; len(e) > 0; e = e[size:] {
+		sym, ok := elfFunc(e, size, f.ByteOrder, strdata)
+		if !ok {
 			continue
 		}
 		if thumb {
-			value &^= 1
+			sym.value &^= 1
 		}
-		out = append(out, Sym{Addr: value, Size: sz, Name: s, bind: uint8(elf.ST_BIND(info))})
+		start := names.Len()
+		names.Write(sym.name)
+		// The builder never grows past its first buffer: each name is a slice of it.
+		out = append(out, Sym{Addr: sym.value, Size: sym.size, Name: names.String()[start:], bind: uint8(elf.ST_BIND(sym.info))})
 	}
 	return out, n, nil
 }
 
-// elfString is the string at off in a string table ("" when off is outside it or the
-// string has no end, as debug/elf's).
-func elfString(strs string, off uint32) string {
-	if uint64(off) >= uint64(len(strs)) {
-		return ""
+// elfSym is an entry of an ELF symbol table.
+type elfSym struct {
+	name        []byte
+	info        byte
+	value, size uint64
+}
+
+// elfFunc reads the symbol table entry e (size bytes): ok when it is a function
+// addSymbols keeps (defined, named, not an ARM mapping symbol).
+func elfFunc(e []byte, size int, bo binary.ByteOrder, strtab []byte) (s elfSym, ok bool) {
+	var name uint32
+	var shndx uint16
+	if size == elf.Sym64Size {
+		name, s.info, shndx = bo.Uint32(e), e[4], bo.Uint16(e[6:])
+		s.value, s.size = bo.Uint64(e[8:]), bo.Uint64(e[16:])
+	} else {
+		name, s.info, shndx = bo.Uint32(e), e[12], bo.Uint16(e[14:])
+		s.value, s.size = uint64(bo.Uint32(e[4:])), uint64(bo.Uint32(e[8:]))
 	}
-	s := strs[off:]
-	i := strings.IndexByte(s, 0)
-	if i < 0 {
-		return ""
+	if t := elf.ST_TYPE(s.info); t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC {
+		return s, false
 	}
-	return s[:i]
+	if sec := elf.SectionIndex(shndx); sec == elf.SHN_UNDEF || sec >= elf.SHN_LORESERVE && sec != elf.SHN_ABS {
+		return s, false
+	}
+	// debug/elf's getString: "" when the name is outside the table or has no end.
+	if uint64(name) >= uint64(len(strtab)) {
+		return s, false
+	}
+	str := strtab[name:]
+	i := bytes.IndexByte(str, 0)
+	if i <= 0 || str[0] == '$' { // no name, or an ARM mapping symbol
+		return s, false
+	}
+	s.name = str[:i]
+	return s, true
 }

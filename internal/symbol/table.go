@@ -117,7 +117,8 @@ func (t *Table) finish() {
 	syms := t.Syms
 	if !slices.IsSortedFunc(syms, func(a, b Sym) int { return cmp.Compare(a.Addr, b.Addr) }) {
 		// A stable sort by address: small keys (address, position) sorted with pdqsort, then
-		// the symbols moved once (sorting the symbols themselves moves 48 bytes a swap).
+		// the symbols moved once, in place, cycle by cycle (sorting the symbols themselves
+		// moves 56 bytes a swap; a sorted copy costs their size again).
 		keys := make([]symOrder, len(syms))
 		for i := range syms {
 			keys[i] = symOrder{syms[i].Addr, int32(i)}
@@ -128,11 +129,24 @@ func (t *Table) finish() {
 			}
 			return cmp.Compare(a.seq, b.seq)
 		})
-		sorted := make([]Sym, len(syms))
-		for i, k := range keys {
-			sorted[i] = syms[k.seq]
+		// Position i takes the symbol at keys[i].seq; a placed position's seq becomes -1.
+		for i := range keys {
+			if keys[i].seq < 0 || int(keys[i].seq) == i {
+				continue
+			}
+			tmp := syms[i]
+			j := i
+			for {
+				k := int(keys[j].seq)
+				keys[j].seq = -1
+				if k == i {
+					syms[j] = tmp
+					break
+				}
+				syms[j] = syms[k]
+				j = k
+			}
 		}
-		syms = sorted
 	}
 	out := syms[:0]
 	for _, s := range syms {
