@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // idLayout says where a record's event id is: in a sample, the word index after the header
@@ -108,8 +109,11 @@ func (a *alloc) uint64s(n int) []uint64 {
 // Recycle gives a Sample that Next returned back, with its callchain, for a later record:
 // the caller must not use it (or its slices) again.
 func (rs *Records) Recycle(s *Sample) {
-	if len(rs.a.free) < 1<<16 {
-		rs.a.free = append(rs.a.free, s)
+	if f := rs.a.free; len(f) < 1<<16 {
+		if len(f) == cap(f) {
+			f = slices.Grow(f, max(len(f), 64)) // doubling: no copy after copy of a long list
+		}
+		rs.a.free = append(f, s)
 	}
 }
 

@@ -239,8 +239,9 @@ type queue struct {
 	items  []queued // items[:sorted] are in order
 	sorted int
 	spare  []queued
-	recs   []perfdata.Record // by slot
-	free   []int32           // slots of recs not in use
+	recs   [][]perfdata.Record // by slot, in blocks (rec)
+	slots  int32               // slots made
+	free   []int32             // slots not in use
 }
 
 func cmpQueued(a, b queued) int {
@@ -255,18 +256,32 @@ func (q *queue) add(t, seq uint64, r perfdata.Record) {
 	if n := len(q.free); n > 0 {
 		slot = q.free[n-1]
 		q.free = q.free[:n-1]
-		q.recs[slot] = r
 	} else {
-		slot = int32(len(q.recs))
-		q.recs = append(q.recs, r)
+		slot = q.slots
+		q.slots++
+		if int(slot)%recBlock == 0 {
+			q.recs = append(q.recs, make([]perfdata.Record, recBlock))
+		}
+	}
+	*q.rec(slot) = r
+	if len(q.items) == cap(q.items) {
+		// Doubling: a file without rounds queues all its records, and append's growth
+		// by a quarter would copy them ten times over.
+		q.items = slices.Grow(q.items, max(len(q.items), 256))
 	}
 	q.items = append(q.items, queued{t, seq, slot})
 }
 
+// recBlock is how many records a block of queue.recs holds.
+const recBlock = 1024
+
+func (q *queue) rec(slot int32) *perfdata.Record { return &q.recs[slot/recBlock][slot%recBlock] }
+
 // take returns x's record and frees its slot.
 func (q *queue) take(x queued) perfdata.Record {
-	r := q.recs[x.slot]
-	q.recs[x.slot] = nil
+	p := q.rec(x.slot)
+	r := *p
+	*p = nil
 	q.free = append(q.free, x.slot)
 	return r
 }
