@@ -135,6 +135,9 @@ func (a *Aggregator) Add(s *Sample) {
 	st := a.slab[:len(stack):len(stack)]
 	a.slab = a.slab[len(stack):]
 	copy(st, stack)
+	if len(a.uniq) == cap(a.uniq) {
+		a.uniq = slices.Grow(a.uniq, max(len(a.uniq), 256)) // doubling, not append's quarter
+	}
 	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: cpu, stack: st, period: s.Period,
 		samples: 1, next: first})
 }

@@ -1,7 +1,6 @@
 package fromperf
 
 import (
-	"cmp"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -105,7 +104,13 @@ func (c *converter) add(r perfdata.Record) {
 		return
 	}
 	c.seq++
-	c.q.add(t, c.seq, r)
+	if s, ok := r.(*perfdata.Sample); ok {
+		// A sample waits in the queue's compact form, its record reused at once.
+		c.q.addSample(t, c.seq, c.event(s))
+		c.rs.Recycle(s)
+	} else {
+		c.q.add(t, c.seq, r)
+	}
 	if t > c.maxTime {
 		c.maxTime = t
 	}
@@ -142,6 +147,10 @@ func (c *converter) flush(limit uint64) {
 		return 1
 	})
 	for _, x := range all[:n] {
+		if x.slot < 0 {
+			c.b.Sample(c.q.takeSample(x))
+			continue
+		}
 		c.deliver(c.q.take(x))
 	}
 	c.q.drop(n)
@@ -151,7 +160,7 @@ func (c *converter) deliver(r perfdata.Record) {
 	b := c.b
 	switch r := r.(type) {
 	case *perfdata.Sample:
-		c.sample(r)
+		c.b.Sample(c.event(r))
 		c.rs.Recycle(r) // the Builder keeps nothing of it
 	case *perfdata.Mmap:
 		c.mmap(r)
@@ -198,10 +207,11 @@ func (c *converter) mmap(r *perfdata.Mmap) {
 	c.b.Mmap(e)
 }
 
-func (c *converter) sample(s *perfdata.Sample) {
-	var attr perfdata.Attr
+// event is sample s as the Builder takes it; its Branches are valid until the next call.
+func (c *converter) event(s *perfdata.Sample) profile.SampleEvent {
+	attr := &perfdata.Attr{}
 	if s.Event >= 0 && s.Event < len(c.f.Events) {
-		attr = c.f.Events[s.Event].Attr
+		attr = &c.f.Events[s.Event].Attr
 	}
 	period := s.Period
 	if attr.SampleType&perfdata.SamplePeriod == 0 {
@@ -219,101 +229,7 @@ func (c *converter) sample(s *perfdata.Sample) {
 		}
 		c.branches = branches
 	}
-	c.b.Sample(profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
+	return profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
 		Kernel:    mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel,
-		Callchain: s.Callchain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)})
-}
-
-// queued is a record's place in the queue: its time, its arrival and its slot in
-// queue.recs. It holds no pointer, so that sorting moves 24 bytes an item and no write
-// barrier runs while the collector marks.
-type queued struct {
-	t, seq uint64
-	slot   int32
-}
-
-// queue holds the records not delivered yet: a sorted part (left over from the last
-// round) and the records queued since, sorted and merged in when a round ends. Records
-// are delivered in (time, arrival) order, a total order, as a heap would pop them.
-type queue struct {
-	items  []queued // items[:sorted] are in order
-	sorted int
-	spare  []queued
-	recs   [][]perfdata.Record // by slot, in blocks (rec)
-	slots  int32               // slots made
-	free   []int32             // slots not in use
-}
-
-func cmpQueued(a, b queued) int {
-	if c := cmp.Compare(a.t, b.t); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.seq, b.seq)
-}
-
-func (q *queue) add(t, seq uint64, r perfdata.Record) {
-	var slot int32
-	if n := len(q.free); n > 0 {
-		slot = q.free[n-1]
-		q.free = q.free[:n-1]
-	} else {
-		slot = q.slots
-		q.slots++
-		if int(slot)%recBlock == 0 {
-			q.recs = append(q.recs, make([]perfdata.Record, recBlock))
-		}
-	}
-	*q.rec(slot) = r
-	if len(q.items) == cap(q.items) {
-		// Doubling: a file without rounds queues all its records, and append's growth
-		// by a quarter would copy them ten times over.
-		q.items = slices.Grow(q.items, max(len(q.items), 256))
-	}
-	q.items = append(q.items, queued{t, seq, slot})
-}
-
-// recBlock is how many records a block of queue.recs holds.
-const recBlock = 1024
-
-func (q *queue) rec(slot int32) *perfdata.Record { return &q.recs[slot/recBlock][slot%recBlock] }
-
-// take returns x's record and frees its slot.
-func (q *queue) take(x queued) perfdata.Record {
-	p := q.rec(x.slot)
-	r := *p
-	*p = nil
-	q.free = append(q.free, x.slot)
-	return r
-}
-
-// sort puts every queued record in order and returns them.
-func (q *queue) sort() []queued {
-	old, fresh := q.items[:q.sorted], q.items[q.sorted:]
-	if !slices.IsSortedFunc(fresh, cmpQueued) {
-		slices.SortFunc(fresh, cmpQueued)
-	}
-	if len(old) > 0 && len(fresh) > 0 && cmpQueued(fresh[0], old[len(old)-1]) < 0 {
-		m := q.spare[:0]
-		i, j := 0, 0
-		for i < len(old) && j < len(fresh) {
-			if cmpQueued(fresh[j], old[i]) < 0 {
-				m = append(m, fresh[j])
-				j++
-			} else {
-				m = append(m, old[i])
-				i++
-			}
-		}
-		m = append(append(m, old[i:]...), fresh[j:]...)
-		q.items, q.spare = m, q.items[:0]
-	}
-	q.sorted = len(q.items)
-	return q.items
-}
-
-// drop removes the first n records (after sort).
-func (q *queue) drop(n int) {
-	k := copy(q.items, q.items[n:])
-	q.items = q.items[:k]
-	q.sorted = k
+		Callchain: s.Callchain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)}
 }
