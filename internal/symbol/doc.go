@@ -19,4 +19,7 @@
 // resolved the way perf resolves them) and looked up by binary search; the Resolver caches
 // one Table per DSO, so a report costs one parse per DSO, never a process per address. Which
 // kernel's symbols are valid for a recording is the caller's decision (Resolver.KernelTable).
+// A kernel's table from /proc/kallsyms is compact (ReadKallsyms: read as the text streams,
+// 16 bytes a symbol and one copy of the names, a Sym made when a lookup finds it), and an
+// ELF file's symbol table is read raw, making only its functions.
 package symbol

@@ -36,13 +36,9 @@ type queue struct {
 	items  []queued // items[:sorted] are in order
 	sorted int
 	spare  []queued
-	recs   [][]perfdata.Record // by slot, in blocks (rec)
-	slots  int32               // slots made
-	free   []int32             // slots not in use
+	recs   slots[perfdata.Record] // by slot
 
-	samples      [][]qsample // by ^slot, in blocks (sample)
-	sampleSlots  int32
-	freeSamples  []int32
+	samples      slots[qsample]      // by ^slot
 	words        []uint64            // the queued samples' call chains
 	branches     []profile.RawBranch // and branch stacks
 	liveWords    int                 // of words, those of samples still queued
@@ -59,18 +55,8 @@ func cmpQueued(a, b queued) int {
 }
 
 func (q *queue) add(t, seq uint64, r perfdata.Record) {
-	var slot int32
-	if n := len(q.free); n > 0 {
-		slot = q.free[n-1]
-		q.free = q.free[:n-1]
-	} else {
-		slot = q.slots
-		q.slots++
-		if int(slot)%recBlock == 0 {
-			q.recs = append(q.recs, make([]perfdata.Record, recBlock))
-		}
-	}
-	*q.rec(slot) = r
+	slot := q.recs.alloc()
+	*q.recs.at(slot) = r
 	q.addItem(queued{t, seq, slot})
 }
 
@@ -83,17 +69,42 @@ func (q *queue) addItem(x queued) {
 	q.items = append(q.items, x)
 }
 
-// recBlock is how many records a block of queue.recs holds.
-const recBlock = 1024
+// slots holds values in blocks (none moves as more come) and reuses the slots freed.
+type slots[T any] struct {
+	blocks [][]T
+	n      int32 // slots made
+	free   []int32
+}
 
-func (q *queue) rec(slot int32) *perfdata.Record { return &q.recs[slot/recBlock][slot%recBlock] }
+// slotBlock is how many values a block holds.
+const slotBlock = 1024
+
+func (s *slots[T]) alloc() int32 {
+	if n := len(s.free); n > 0 {
+		i := s.free[n-1]
+		s.free = s.free[:n-1]
+		return i
+	}
+	if s.n%slotBlock == 0 {
+		s.blocks = append(s.blocks, make([]T, slotBlock))
+	}
+	s.n++
+	return s.n - 1
+}
+
+func (s *slots[T]) at(i int32) *T { return &s.blocks[i/slotBlock][i%slotBlock] }
+
+// release frees slot i, clearing its value.
+func (s *slots[T]) release(i int32) {
+	var zero T
+	*s.at(i) = zero
+	s.free = append(s.free, i)
+}
 
 // take returns x's record and frees its slot.
 func (q *queue) take(x queued) perfdata.Record {
-	p := q.rec(x.slot)
-	r := *p
-	*p = nil
-	q.free = append(q.free, x.slot)
+	r := *q.recs.at(x.slot)
+	q.recs.release(x.slot)
 	return r
 }
 
@@ -137,18 +148,8 @@ func (q *queue) drop(n int) {
 
 // addSample queues sample e (its slices are copied).
 func (q *queue) addSample(t, seq uint64, e profile.SampleEvent) {
-	var i int32
-	if n := len(q.freeSamples); n > 0 {
-		i = q.freeSamples[n-1]
-		q.freeSamples = q.freeSamples[:n-1]
-	} else {
-		i = q.sampleSlots
-		q.sampleSlots++
-		if int(i)%recBlock == 0 {
-			q.samples = append(q.samples, make([]qsample, recBlock))
-		}
-	}
-	*q.sample(i) = qsample{pid: int32(e.Pid), tid: int32(e.Tid), kernel: e.Kernel, ip: e.IP, period: e.Period,
+	i := q.samples.alloc()
+	*q.samples.at(i) = qsample{pid: int32(e.Pid), tid: int32(e.Tid), kernel: e.Kernel, ip: e.IP, period: e.Period,
 		time: e.Time, cpu: int64(e.CPU), event: e.EventID,
 		chain: uint32(len(q.words)), nchain: uint32(len(e.Callchain)),
 		branch: uint32(len(q.branches)), nbranches: uint32(len(e.Branches))}
@@ -159,14 +160,12 @@ func (q *queue) addSample(t, seq uint64, e profile.SampleEvent) {
 	q.addItem(queued{t, seq, ^i})
 }
 
-func (q *queue) sample(i int32) *qsample { return &q.samples[i/recBlock][i%recBlock] }
-
 // takeSample returns the sample of x and frees its slot; the event's slices are valid
 // until drop.
 func (q *queue) takeSample(x queued) profile.SampleEvent {
 	i := ^x.slot
-	s := q.sample(i)
-	q.freeSamples = append(q.freeSamples, i)
+	s := *q.samples.at(i)
+	q.samples.release(i)
 	q.liveWords -= int(s.nchain)
 	q.liveBranches -= int(s.nbranches)
 	e := profile.SampleEvent{Pid: int(s.pid), Tid: int(s.tid), Kernel: s.kernel, IP: s.ip, Period: s.period,
@@ -188,7 +187,7 @@ func (q *queue) compact() {
 		if x.slot >= 0 {
 			continue
 		}
-		s := q.sample(^x.slot)
+		s := q.samples.at(^x.slot)
 		c, b := uint32(len(words)), uint32(len(brs))
 		words = append(words, q.words[s.chain:s.chain+s.nchain]...)
 		brs = append(brs, q.branches[s.branch:s.branch+s.nbranches]...)
