@@ -9,14 +9,10 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/exporter"
@@ -165,28 +161,12 @@ func runExporter(ctx context.Context, e *env, f *exporterFlags, changed func(str
 		}
 	}()
 
-	buildInfo := prometheus.NewGauge(prometheus.GaugeOpts{Name: "pmc_build_info",
-		Help:        "pmc's version (pmc version), the Go it was built with and the architecture; always 1.",
-		ConstLabels: prometheus.Labels{"version": version(), "goversion": runtime.Version(), "goarch": runtime.GOARCH}})
-	buildInfo.Set(1)
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(exp, buildInfo,
-		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), collectors.NewGoCollector())
+	sources := []exporter.Source{exp.Families, exporter.BuildInfo(version()), exporter.Process(os.DirFS("/"))}
 	if f.webConfig != "" {
-		reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "pmc_web_config_last_reload_successful",
-			Help: "1 when the last reload of --web.config.file succeeded (or none was tried), 0 while the exporter keeps an older configuration."},
-			func() float64 {
-				if web.ReloadOK() {
-					return 1
-				}
-				return 0
-			}))
+		sources = append(sources, web.Families)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{
-		EnableOpenMetrics: true, MaxRequestsInFlight: 8, Timeout: 20 * time.Second,
-		ErrorHandling: promhttp.ContinueOnError,
-	}))
+	mux.Handle("/metrics", exporter.MetricsHandler(sources...))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)

@@ -29,7 +29,7 @@ type Config struct {
 	CgroupLimit int
 }
 
-// Exporter counts continuously and is a prometheus.Collector of its counts.
+// Exporter counts continuously; Families gives its counts at each scrape.
 type Exporter struct {
 	cfg    Config
 	labels []string // event, then cpu and cgroup when they are used

@@ -65,6 +65,17 @@ func (w *Web) Scheme() string {
 // ReloadOK reports whether the last reload succeeded (true before any).
 func (w *Web) ReloadOK() bool { return w.ok.Load() }
 
+// Families is pmc_web_config_last_reload_successful.
+func (w *Web) Families() []Family {
+	ok := 0.0
+	if w.ReloadOK() {
+		ok = 1
+	}
+	return []Family{One("pmc_web_config_last_reload_successful",
+		"1 when the last reload of --web.config.file succeeded (or none was tried), 0 while the exporter keeps an older configuration.",
+		Gauge, ok)}
+}
+
 // Reload reads the configuration again and uses it if it is valid and keeps the protection
 // in use; otherwise the configuration in use stays. The outcome is logged.
 func (w *Web) Reload() error {
