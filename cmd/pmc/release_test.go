@@ -108,3 +108,34 @@ func TestShimRunsEarly(t *testing.T) {
 	}
 	t.Logf("%d packages initialise before the shim: %v", len(before), before)
 }
+
+// TestPackageInitsAllocateNothing: no package of pmc allocates at init (a map literal, a
+// regular expression or template compiled into a package variable, a table built by a
+// function call), since every launch of pmc pays for every linked package's init. The launch
+// shim alone reads its environment variable there (syscall.Getenv copies the environment).
+// Allocation counts, unlike times, do not depend on the machine's load.
+func TestPackageInitsAllocateNothing(t *testing.T) {
+	cmd := exec.Command(releaseBinary(t), "version")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("pmc version: %v\n%s", err, stderr.Bytes())
+	}
+	n := 0
+	for line := range strings.Lines(stderr.String()) {
+		// init PKG @T ms, C ms clock, B bytes, A allocs
+		f := strings.Fields(line)
+		if len(f) != 11 || f[0] != "init" || !strings.HasPrefix(f[1], "github.com/pmc-tools/pmc/") {
+			continue
+		}
+		n++
+		if f[1] != "github.com/pmc-tools/pmc/internal/launch/shim" && f[9] != "0" {
+			t.Errorf("%s allocates at init: %s bytes in %s allocations; build it at first use (a switch, an array, a sync.Once)",
+				f[1], f[7], f[9])
+		}
+	}
+	if n == 0 {
+		t.Fatalf("no init of a pmc package in the trace:\n%s", stderr.Bytes())
+	}
+}

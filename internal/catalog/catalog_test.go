@@ -120,7 +120,7 @@ func TestGenericTargetsExistInTheirTable(t *testing.T) {
 	c := mustLoad(t)
 	for _, tb := range c.Tables() {
 		gen := tb.Generic()
-		if len(gen) != len(HardwareNames)+len(CacheNames) {
+		if len(gen) != len(HardwareNames())+len(CacheNames()) {
 			t.Fatalf("%s: %d generic names", tb.Name, len(gen))
 		}
 		for name, m := range gen {

@@ -4,12 +4,13 @@ import (
 	"github.com/pmc-tools/pmc/internal/events"
 )
 
-// HardwareNames are perf's generic hardware events (PERF_TYPE_HARDWARE), perf list's
-// spelling, in the kernel's PERF_COUNT_HW_* order: the events package's table.
-var HardwareNames = events.Names(events.Hardware)
+// HardwareNames lists perf's generic hardware events (PERF_TYPE_HARDWARE), perf list's
+// spelling, in the kernel's PERF_COUNT_HW_* order: the events package's table. (A function,
+// not a variable: no work at package init, which every launch of pmc pays.)
+func HardwareNames() []string { return events.Names(events.Hardware) }
 
-// CacheNames are perf's generic cache events (PERF_TYPE_HW_CACHE), canonical spelling.
-var CacheNames = events.CacheNames()
+// CacheNames lists perf's generic cache events (PERF_TYPE_HW_CACHE), canonical spelling.
+func CacheNames() []string { return events.CacheNames() }
 
 // CanonicalGeneric returns perf list's spelling of a generic hardware or cache event name
 // given in any spelling perf accepts ("cycles" -> "cpu-cycles") and whether name is one.

@@ -220,8 +220,9 @@ func (t *Table) ByConfig(config uint64) ([]Event, string) {
 // Generic returns what each generic perf name means on this CPU, keyed by canonical name.
 // Names the table does not mention are reported unsupported.
 func (t *Table) Generic() map[string]Mapping {
-	out := make(map[string]Mapping, len(HardwareNames)+len(CacheNames))
-	for _, names := range [][]string{HardwareNames, CacheNames} {
+	hw, cache := HardwareNames(), CacheNames()
+	out := make(map[string]Mapping, len(hw)+len(cache))
+	for _, names := range [][]string{hw, cache} {
 		for _, n := range names {
 			out[n] = t.meaning(n)
 		}

@@ -261,7 +261,7 @@ func explainEvent(w io.Writer, m *host.Machine, t *catalog.Table, ev catalog.Eve
 		fmt.Fprintf(w, "  Architectural event: the number is the same on every core of the architecture that implements it.\n")
 	}
 	var gens []string
-	for _, n := range append(append([]string{}, catalog.HardwareNames...), catalog.CacheNames...) {
+	for _, n := range append(catalog.HardwareNames(), catalog.CacheNames()...) {
 		if g, _ := t.MapGeneric(n); g.Supported && g.Event == ev {
 			gens = append(gens, n)
 		}

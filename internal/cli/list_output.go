@@ -32,9 +32,9 @@ func collect(m *host.Machine, extra *catalog.Table, pattern string) *listing {
 		}
 	}
 	for _, kind := range []string{"hardware", "cache"} {
-		names := catalog.HardwareNames
+		names := catalog.HardwareNames()
 		if kind == "cache" {
-			names = catalog.CacheNames
+			names = catalog.CacheNames()
 		}
 		for _, n := range names {
 			sym, _ := events.LookupSymbol(n)

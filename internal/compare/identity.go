@@ -2,7 +2,6 @@ package compare
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/result"
@@ -119,17 +118,51 @@ func cpuKey(c Command, all []Command) string {
 		}
 	}
 	if ids {
-		return strings.TrimSpace(parenthesized.ReplaceAllString(c.Machine.CPUID, ""))
+		return strings.TrimSpace(trimRemark(c.Machine.CPUID))
 	}
 	return strings.TrimSpace(c.Machine.CPU)
 }
 
-var (
-	// parenthesized is a trailing remark: "(cpuinfo architecture 8)", "(AMD EPYC)".
-	parenthesized = regexp.MustCompile(`\s*\([^()]*\)\s*$`)
-	// resolvedRaw is the raw event a generic name became: "instructions = r8 (INST_RETIRED)".
-	resolvedRaw = regexp.MustCompile(`= r([0-9a-fA-F]+)\b`)
-)
+// trimRemark removes a trailing remark in parentheses (none inside): "(cpuinfo architecture
+// 8)", "(AMD EPYC)". Plain string code, not a regular expression: nothing compiled at package
+// init, which every launch of pmc pays.
+func trimRemark(s string) string {
+	const space = " \t\n\r\f" // the expression's \s
+	t := strings.TrimRight(s, space)
+	i := strings.LastIndexByte(t, '(')
+	if !strings.HasSuffix(t, ")") || i < 0 || strings.ContainsAny(t[i+1:len(t)-1], "()") {
+		return s
+	}
+	return strings.TrimRight(t[:i], space)
+}
+
+// resolvedRaw finds the raw event a generic name became: "instructions = r8 (INST_RETIRED)"
+// gives "8": hex digits after "= r" and before a character that is not a letter, digit or _.
+func resolvedRaw(s string) (hex string, ok bool) {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "= r")
+		if i < 0 {
+			return "", false
+		}
+		start := off + i + 3
+		j := start
+		for j < len(s) && isHex(s[j]) {
+			j++
+		}
+		if j > start && (j == len(s) || !isWord(s[j])) {
+			return s[start:j], true
+		}
+		off += i + 1
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func isWord(c byte) bool {
+	return isHex(c) || 'g' <= c && c <= 'z' || 'G' <= c && c <= 'Z' || c == '_'
+}
 
 // Event types of perf_event_attr (linux/perf_event.h) the normalization tells apart.
 const (
@@ -155,8 +188,8 @@ func eventKeys(e result.Encoding) (generic, resolved string) {
 	switch {
 	case e.Type == typeHardware || e.Type == typeHWCache:
 		generic = fmt.Sprintf("type %d config %#x", e.Type, e.Config) + extra
-		if m := resolvedRaw.FindStringSubmatch(e.Raw); m != nil {
-			resolved = "raw 0x" + strings.ToLower(strings.TrimLeft(m[1], "0")) + extra
+		if hex, ok := resolvedRaw(e.Raw); ok {
+			resolved = "raw 0x" + strings.ToLower(strings.TrimLeft(hex, "0")) + extra
 		}
 		return generic, resolved
 	case e.Type == typeRaw || e.Type > typeBreakpoint && corePMU(e.PMU):

@@ -32,7 +32,8 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 		// objdump names the pointer-authentication and branch-target hints.
 		var n int
 		if _, err := fmt.Sscanf(args, "#0x%x", &n); err == nil {
-			if name, ok := arm64Hints[n]; ok {
+			if n >= 0 && n < len(arm64Hints) && arm64Hints[n] != "" {
+				name := arm64Hints[n]
 				op, args, _ = strings.Cut(name, " ")
 			}
 		}
@@ -54,7 +55,9 @@ func decodeARM64(pc uint64, code []byte, sym Symbolizer) Inst {
 	return in
 }
 
-var arm64Hints = map[int]string{7: "xpaclri", 8: "pacia1716", 10: "pacib1716", 12: "autia1716",
+// arm64Hints are objdump's names of HINT #n (an array, not a map: static data, no work at
+// package init).
+var arm64Hints = [...]string{7: "xpaclri", 8: "pacia1716", 10: "pacib1716", 12: "autia1716",
 	14: "autib1716", 16: "esb", 17: "psb csync", 18: "tsb csync", 20: "csdb", 24: "paciaz",
 	25: "paciasp", 26: "pacibz", 27: "pacibsp", 28: "autiaz", 29: "autiasp", 30: "autibz",
 	31: "autibsp", 32: "bti", 34: "bti c", 36: "bti j", 38: "bti jc"}

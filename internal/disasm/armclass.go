@@ -2,13 +2,19 @@ package disasm
 
 import "strings"
 
-var armConds = map[string]bool{"eq": true, "ne": true, "cs": true, "hs": true, "cc": true,
-	"lo": true, "mi": true, "pl": true, "vs": true, "vc": true, "hi": true, "ls": true,
-	"ge": true, "lt": true, "gt": true, "le": true, "al": true}
+// isCond reports whether s is an ARM condition suffix (a switch, not a map: no work at
+// package init, which every launch of pmc pays).
+func isCond(s string) bool {
+	switch s {
+	case "eq", "ne", "cs", "hs", "cc", "lo", "mi", "pl", "vs", "vc", "hi", "ls", "ge", "lt", "gt", "le", "al":
+		return true
+	}
+	return false
+}
 
 // withCond reports whether op is base optionally followed by a condition ("bne" for "b").
 func withCond(op, base string) bool {
-	return op == base || (len(op) == len(base)+2 && strings.HasPrefix(op, base) && armConds[op[len(base):]])
+	return op == base || (len(op) == len(base)+2 && strings.HasPrefix(op, base) && isCond(op[len(base):]))
 }
 
 // armClass classifies an ARM (A64, A32 or T32) instruction from its objdump mnemonic and

@@ -108,7 +108,7 @@ func runObjdump(t *testing.T, tool, exe string) map[uint64]objLine {
 		a, _ := strconv.ParseUint(m[1], 16, 64)
 		text := strings.TrimSpace(m[2])
 		op, rest, _ := strings.Cut(strings.ReplaceAll(text, "\t", " "), " ")
-		for x86Prefixes[op] && rest != "" { // prefixes are not the mnemonic
+		for x86Prefix(op) && rest != "" { // prefixes are not the mnemonic
 			op, rest, _ = strings.Cut(strings.TrimSpace(rest), " ")
 		}
 		lines[a] = objLine{a, op, text}

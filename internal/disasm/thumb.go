@@ -10,9 +10,23 @@ type itState struct {
 	conds []string
 }
 
-var condInverse = map[string]string{"eq": "ne", "ne": "eq", "cs": "cc", "cc": "cs", "hs": "lo",
-	"lo": "hs", "mi": "pl", "pl": "mi", "vs": "vc", "vc": "vs", "hi": "ls", "ls": "hi", "ge": "lt",
-	"lt": "ge", "gt": "le", "le": "gt", "al": "al"}
+// condInverse is the condition that fails when c holds ("" for an unknown c).
+func condInverse(c string) string {
+	switch c {
+	case "hs":
+		return "lo"
+	case "lo":
+		return "hs"
+	case "al":
+		return "al"
+	}
+	for i, n := range condNames[:14] {
+		if n == c {
+			return condNames[i^1] // the conditions come in pairs: eq/ne, cs/cc, ...
+		}
+	}
+	return ""
+}
 
 var condNames = [16]string{"eq", "ne", "cs", "cc", "mi", "pl", "vs", "vc", "hi", "ls", "ge",
 	"lt", "gt", "le", "", ""}
@@ -82,7 +96,7 @@ func thumbIT(hw1 uint16, it *itState) Inst {
 			conds = append(conds, fc)
 		} else {
 			suffix += "e"
-			conds = append(conds, condInverse[fc])
+			conds = append(conds, condInverse(fc))
 		}
 	}
 	it.conds = conds

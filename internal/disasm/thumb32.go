@@ -132,9 +132,14 @@ func shiftText(t, n int) string {
 // forms; "" is unallocated.
 var dpOps = [16]string{"and", "bic", "orr", "orn", "eor", "", "", "", "add", "", "adc", "sbc", "", "sub", "rsb", ""}
 
-// dpWide are the opcodes with a 16-bit form, which objdump writes with .w when 32-bit.
-var dpWide = map[string]bool{"and": true, "bic": true, "orr": true, "eor": true, "add": true,
-	"adc": true, "sbc": true, "sub": true, "mov": true, "mvn": true, "cmp": true, "cmn": true, "tst": true}
+// dpWide reports whether op has a 16-bit form, which objdump writes with .w when 32-bit.
+func dpWide(op string) bool {
+	switch op {
+	case "and", "bic", "orr", "eor", "add", "adc", "sbc", "sub", "mov", "mvn", "cmp", "cmn", "tst":
+		return true
+	}
+	return false
+}
 
 // dpInst builds a data-processing instruction with operand text op2 (register or #imm),
 // handling the compare forms (Rd=pc with S) and mov/mvn (Rn=pc of orr/orn; objdump writes
@@ -160,7 +165,7 @@ func dpInst(c *thumbCtx, opc, s, rn, rd int, op2 string) (Inst, bool) {
 }
 
 func wq(op string) string {
-	if dpWide[op] {
+	if dpWide(op) {
 		return ".w"
 	}
 	return ""
@@ -238,7 +243,8 @@ func t32PlainImm(h1, h2 int, c *thumbCtx) (Inst, bool) {
 	return Inst{}, false
 }
 
-var barrierOpts = map[int]string{15: "sy", 14: "st", 11: "ish", 10: "ishst", 7: "nsh", 6: "nshst", 3: "osh", 2: "oshst"}
+// barrierOpts are the named options of DSB and DMB, by their 4-bit field.
+var barrierOpts = [16]string{15: "sy", 14: "st", 11: "ish", 10: "ishst", 7: "nsh", 6: "nshst", 3: "osh", 2: "oshst"}
 
 func t32Branch(h1, h2 int, c *thumbCtx) (Inst, bool) {
 	s := h1 >> 10 & 1

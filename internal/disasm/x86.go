@@ -3,34 +3,66 @@ package disasm
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"golang.org/x/arch/x86/x86asm"
 )
 
-// x86 mnemonics x86asm's GNU syntax spells with an AT&T size suffix that objdump (binutils
-// 2.40) leaves out.
-var x86Spelling = map[string]string{"callq": "call", "retq": "ret", "jmpq": "jmp",
-	"lcallq": "lcall", "ljmpq": "ljmp", "lretq": "lret", "pushq": "push", "popq": "pop", "leaveq": "leave", "pushfq": "pushf", "popfq": "popf", "xbeginq": "xbegin",
-	// AT&T names of the sign extensions, as objdump writes them.
-	"cbw": "cbtw", "cwde": "cwtl", "cdqe": "cltq", "cwd": "cwtd", "cdq": "cltd", "cqo": "cqto"}
+// x86Spelling is objdump's (binutils 2.40) spelling of mnemonics x86asm's GNU syntax writes
+// with an AT&T size suffix, and the AT&T names of the sign extensions; "" for the others.
+// (Switches, not maps or regular expressions, here and below: no work at package init,
+// which every launch of pmc pays.)
+func x86Spelling(op string) string {
+	switch op {
+	case "callq", "retq", "jmpq", "lcallq", "ljmpq", "lretq", "pushq", "popq", "leaveq", "pushfq", "popfq", "xbeginq":
+		return op[:len(op)-1]
+	case "cbw":
+		return "cbtw"
+	case "cwde":
+		return "cwtl"
+	case "cdqe":
+		return "cltq"
+	case "cwd":
+		return "cwtd"
+	case "cdq":
+		return "cltd"
+	case "cqo":
+		return "cqto"
+	}
+	return ""
+}
 
-var vpcmpRE = regexp.MustCompile(`^vpcmp(u?[bwdq])$`)
+// vpcmpSize is the element size suffix of an EVEX integer compare ("vpcmpub": "ub").
+func vpcmpSize(op string) (string, bool) {
+	s, ok := strings.CutPrefix(op, "vpcmp")
+	switch s {
+	case "b", "w", "d", "q", "ub", "uw", "ud", "uq":
+		return s, ok
+	}
+	return "", false
+}
 
 var vpcmpPred = [8]string{"eq", "lt", "le", "false", "neq", "nlt", "nle", "true"}
 
-// bmiSuffixed are the VEX-encoded integer instructions x86asm spells with an operand size
-// suffix and objdump without.
-var bmiSuffixed = map[string]bool{"sarx": true, "shlx": true, "shrx": true, "rorx": true,
-	"bzhi": true, "blsmsk": true, "blsr": true, "blsi": true, "andn": true, "pdep": true,
-	"pext": true, "mulx": true, "bextr": true}
+// bmiSuffixed reports whether op is a VEX-encoded integer instruction x86asm spells with an
+// operand size suffix and objdump without.
+func bmiSuffixed(op string) bool {
+	switch op {
+	case "sarx", "shlx", "shrx", "rorx", "bzhi", "blsmsk", "blsr", "blsi", "andn", "pdep", "pext", "mulx", "bextr":
+		return true
+	}
+	return false
+}
 
-// x86Prefixes are the prefix words that may precede the mnemonic in the text.
-var x86Prefixes = map[string]bool{"rep": true, "repz": true, "repnz": true, "repe": true,
-	"repne": true, "lock": true, "notrack": true, "bnd": true, "cs": true, "ds": true, "ss": true,
-	"es": true, "fs": true, "gs": true, "data16": true, "data32": true, "addr32": true, "xacquire": true,
-	"xrelease": true}
+// x86Prefix reports whether w is a prefix word that may precede the mnemonic in the text.
+func x86Prefix(w string) bool {
+	switch w {
+	case "rep", "repz", "repnz", "repe", "repne", "lock", "notrack", "bnd", "cs", "ds", "ss", "es", "fs", "gs",
+		"data16", "data32", "addr32", "xacquire", "xrelease":
+		return true
+	}
+	return false
+}
 
 func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	switch {
@@ -68,24 +100,24 @@ func decodeX86(pc uint64, code []byte, sym Symbolizer) Inst {
 	var prefix string
 	for {
 		w, rest, ok := strings.Cut(text, " ")
-		if !ok || !x86Prefixes[w] {
+		if !ok || !x86Prefix(w) {
 			break
 		}
 		prefix, text = prefix+w+" ", rest
 	}
 	op, args, _ := strings.Cut(text, " ")
-	if s, ok := x86Spelling[op]; ok {
+	if s := x86Spelling(op); s != "" {
 		op = s
 	}
-	if m := vpcmpRE.FindStringSubmatch(op); m != nil {
+	if size, ok := vpcmpSize(op); ok {
 		// EVEX compares with a predicate immediate: objdump writes the predicate's name.
 		if imm, rest, ok := strings.Cut(args, ","); ok && len(imm) == 4 && strings.HasPrefix(imm, "$0x") {
 			if v := imm[3] - '0'; v < 8 {
-				op, args = "vpcmp"+vpcmpPred[v]+m[1], rest
+				op, args = "vpcmp"+vpcmpPred[v]+size, rest
 			}
 		}
 	}
-	if bmiSuffixed[strings.TrimRight(op, "lq")] && (strings.HasSuffix(op, "l") || strings.HasSuffix(op, "q")) {
+	if bmiSuffixed(strings.TrimRight(op, "lq")) && (strings.HasSuffix(op, "l") || strings.HasSuffix(op, "q")) {
 		op = op[:len(op)-1]
 	}
 	switch {
@@ -243,7 +275,7 @@ func x86NopPrefixes(code []byte, text string) string {
 	// x86asm's own prefix words go: the nop and its operands stay.
 	for {
 		w, rest, ok := strings.Cut(text, " ")
-		if !ok || !x86Prefixes[w] {
+		if !ok || !x86Prefix(w) {
 			break
 		}
 		text = rest

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"golang.org/x/arch/x86/x86asm"
 )
@@ -13,11 +14,21 @@ import (
 // "-0xb7(%rdi)"), its scale always written with an index; an immediate as the unsigned
 // value of the operand's size ("$0xfffffffffffffff0").
 
-// memRE is a memory operand of GNU syntax: segment, displacement, (base,index,scale).
-var memRE = regexp.MustCompile(`(%[a-z]s:)?(-?0x[0-9a-f]+)?\((%[a-z0-9]+)?(,%[a-z0-9]+(,[1248])?)?\)`)
+// x86REs are compiled at their first use, not at package init (which every launch of pmc
+// pays): mem is a memory operand of GNU syntax (segment, displacement, (base,index,scale)),
+// segAbs an absolute memory operand with a segment, "%fs:0x28" or x86asm's "%fs:".
+var x86REs struct {
+	once        sync.Once
+	mem, segAbs *regexp.Regexp
+}
 
-// segAbsRE is an absolute memory operand with a segment, "%fs:0x28" or x86asm's "%fs:".
-var segAbsRE = regexp.MustCompile(`%[a-z]s:(0x[0-9a-f]+)?`)
+func x86Regexps() (mem, segAbs *regexp.Regexp) {
+	x86REs.once.Do(func() {
+		x86REs.mem = regexp.MustCompile(`(%[a-z]s:)?(-?0x[0-9a-f]+)?\((%[a-z0-9]+)?(,%[a-z0-9]+(,[1248])?)?\)`)
+		x86REs.segAbs = regexp.MustCompile(`%[a-z]s:(0x[0-9a-f]+)?`)
+	})
+	return x86REs.mem, x86REs.segAbs
+}
 
 // x86Operands rewrites args (x86asm's GNU operands of inst, decoded from code).
 func x86Operands(args string, inst x86asm.Inst, code []byte) string {
@@ -40,6 +51,7 @@ func x86Operands(args string, inst x86asm.Inst, code []byte) string {
 	if nmem != 1 {
 		return args
 	}
+	memRE, segAbsRE := x86Regexps()
 	if mem.Base == 0 && mem.Index == 0 {
 		// An absolute address (with a segment: %fs:0x0, %fs:0xffffffffffffffc0): its
 		// 32 bits sign-extended, as objdump writes it.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -180,7 +179,12 @@ func (r *resolver) event(spec EventSpec) ([]resolved, error) {
 	return evs, nil
 }
 
-var rawRE = regexp.MustCompile(`^r[0-9a-fA-F]+$`)
+// isRaw reports whether name is a raw event, r and hex digits ("r1a8"). String code, not a
+// regular expression: nothing compiled at package init, which every launch of pmc pays.
+func isRaw(name string) bool {
+	hex, ok := strings.CutPrefix(name, "r")
+	return ok && hex != "" && strings.Trim(hex, "0123456789abcdefABCDEF") == ""
+}
 
 // named resolves a bare name: symbol, cache, raw, sysfs event, then table event.
 func (r *resolver) named(spec EventSpec) ([]resolved, error) {
@@ -202,7 +206,7 @@ func (r *resolver) named(spec EventSpec) ([]resolved, error) {
 		e.PMU = r.pmuName(pe.TypeHWCache)
 		return []resolved{e}, nil
 	}
-	if rawRE.MatchString(name) {
+	if isRaw(name) {
 		cfg, ok := parseNumber("0x" + name[1:])
 		if !ok {
 			return nil, r.errAt(spec, errf(ErrValue, "raw event %s does not fit in 64 bits", Short(name)))

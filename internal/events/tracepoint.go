@@ -21,7 +21,7 @@ const maxGlobEvents = 4096
 func notTracepoint(name string) bool {
 	_, sym := lookupSymbol(name)
 	_, cache, _ := parseCache(name)
-	return sym || cache || rawRE.MatchString(name)
+	return sym || cache || isRaw(name)
 }
 
 func badModifier(mods, event string) string {

@@ -96,17 +96,27 @@ func Probe(root, sys fs.FS) *Machine {
 	return m
 }
 
+// live is the machine pmc runs on, probed at the first call of Live (a sync.Once rather than
+// sync.OnceValue, whose closures are allocated at package init).
+var live struct {
+	once sync.Once
+	m    *Machine
+}
+
 // Live probes the machine pmc runs on, once per process.
-var Live = sync.OnceValue(func() *Machine {
-	m := Probe(os.DirFS("/"), os.DirFS("/sys"))
-	if m.Hostname == "" {
-		m.Hostname, _ = os.Hostname()
-	}
-	if m.Processors == 0 {
-		m.Processors = runtime.NumCPU()
-	}
-	return m
-})
+func Live() *Machine {
+	live.once.Do(func() {
+		m := Probe(os.DirFS("/"), os.DirFS("/sys"))
+		if m.Hostname == "" {
+			m.Hostname, _ = os.Hostname()
+		}
+		if m.Processors == 0 {
+			m.Processors = runtime.NumCPU()
+		}
+		live.m = m
+	})
+	return live.m
+}
 
 // Empty is a machine that knows nothing: no PMUs, no CPU, no table. Events resolve to the
 // kernel's fixed types only; the fake backend counts on it so that its output is the same on

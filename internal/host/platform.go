@@ -165,12 +165,21 @@ func ReadPlatform(root, sys fs.FS, cpuidVendor string) *Platform {
 	return p
 }
 
+// livePlatform is this machine's platform facts, read at the first call of LivePlatform.
+var livePlatform struct {
+	once sync.Once
+	p    *Platform
+}
+
 // LivePlatform reads this machine's platform facts once per process.
-var LivePlatform = sync.OnceValue(func() *Platform {
-	p := ReadPlatform(os.DirFS("/"), os.DirFS("/sys"), unix.HypervisorVendor())
-	p.BinaryArch = runtime.GOARCH
-	return p
-})
+func LivePlatform() *Platform {
+	livePlatform.once.Do(func() {
+		p := ReadPlatform(os.DirFS("/"), os.DirFS("/sys"), unix.HypervisorVendor())
+		p.BinaryArch = runtime.GOARCH
+		livePlatform.p = p
+	})
+	return livePlatform.p
+}
 
 // Emulated says pmc runs under a user-mode emulator (qemu-arm, qemu-aarch64): its binary is
 // for another family of CPUs than the kernel's. Such an emulator passes most system calls to

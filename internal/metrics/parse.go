@@ -27,8 +27,19 @@ type node struct {
 	args []*node
 }
 
-// funcs lists the functions and how many arguments each takes (-1: two or more).
-var funcs = map[string]int{"ratio": 2, "min": -1, "max": -1, "if": 3}
+// funcArity says whether name is a function and how many arguments it takes (-1: two or
+// more). A switch, not a map: no work at package init.
+func funcArity(name string) (int, bool) {
+	switch name {
+	case "ratio":
+		return 2, true
+	case "min", "max":
+		return -1, true
+	case "if":
+		return 3, true
+	}
+	return 0, false
+}
 
 // Expr is a parsed expression.
 type Expr struct {
@@ -200,7 +211,7 @@ func (p *parser) primary(depth int) (*node, error) {
 }
 
 func (p *parser) call(name token, depth int) (*node, error) {
-	arity, ok := funcs[name.text]
+	arity, ok := funcArity(name.text)
 	if !ok {
 		return nil, errAt(name.pos, ErrSyntax, "unknown function %q (known: if, max, min, ratio)", name.text)
 	}

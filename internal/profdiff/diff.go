@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -128,12 +127,12 @@ type Cell struct {
 	WDiff   *int64   `json:"wdiff,omitempty"`
 }
 
-var soName = regexp.MustCompile(`\.so($|\.)`)
-
 // IsMain reports whether d is a main program: a file that is not a shared library
 // (no ".so" in its name) and not the kernel.
 func IsMain(d *profile.DSO) bool {
-	return !d.Kernel && !strings.HasPrefix(d.Name, "[") && !soName.MatchString(path.Base(d.Name))
+	base := path.Base(d.Name)
+	so := strings.HasSuffix(base, ".so") || strings.Contains(base, ".so.")
+	return !d.Kernel && !strings.HasPrefix(d.Name, "[") && !so
 }
 
 // Build lines the files up; files[0] is the baseline.

@@ -13,12 +13,32 @@ import (
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
-// columnNames are the header names perf report gives the sort keys.
-var columnNames = map[string]string{
-	"comm": "Command", "pid": "Pid:Command", "tid": "Pid:Command", "dso": "Shared Object",
-	"sym": "Symbol", "srcline": "Source:Line", "cpu": "CPU",
-	"dso_from": "Source Shared Object", "symbol_from": "Source Symbol", "symbol_to": "Target Symbol",
-	"cycles": "Basic Block Cycles",
+// columnName is the header name perf report gives sort key k ("" for an unknown key; a
+// switch, not a map: no work at package init).
+func columnName(k string) string {
+	switch k {
+	case "comm":
+		return "Command"
+	case "pid", "tid":
+		return "Pid:Command"
+	case "dso":
+		return "Shared Object"
+	case "sym":
+		return "Symbol"
+	case "srcline":
+		return "Source:Line"
+	case "cpu":
+		return "CPU"
+	case "dso_from":
+		return "Source Shared Object"
+	case "symbol_from":
+		return "Source Symbol"
+	case "symbol_to":
+		return "Target Symbol"
+	case "cycles":
+		return "Basic Block Cycles"
+	}
+	return ""
 }
 
 // Text writes the reports the way perf report --stdio lays them out: a header per event
@@ -74,7 +94,7 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 	}
 	nPct := len(heads)
 	for _, k := range r.Sort {
-		heads = append(heads, columnNames[k])
+		heads = append(heads, columnName(k))
 	}
 	widths := make([]int, len(heads))
 	for i, h := range heads {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Level is one simulated cache with its name: "I1", "D1" or "LL".
@@ -59,7 +60,17 @@ func Note(g Geometry) string {
 	return "SIMULATED: the counts come from valgrind's cachegrind simulating " + what + ", not from hardware counters"
 }
 
-var noteLevel = regexp.MustCompile(`\b(I1|D1|LL) (\d+),(\d+),(\d+)\b`)
+// noteLevel matches a cache level of a note, "D1 32768,8,64"; compiled at its first use, not
+// at package init (which every launch of pmc pays).
+var noteLevel struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func noteLevelRE() *regexp.Regexp {
+	noteLevel.once.Do(func() { noteLevel.re = regexp.MustCompile(`\b(I1|D1|LL) (\d+),(\d+),(\d+)\b`) })
+	return noteLevel.re
+}
 
 // GeometryOf is the geometry a simulated result's notes name (Note's sentence, as pmc stat
 // --sim saves it); ok is false when no note names one (cachegrind chose the caches).
@@ -69,7 +80,7 @@ func GeometryOf(notes []string) (g Geometry, ok bool) {
 		if !found {
 			continue
 		}
-		for _, m := range noteLevel.FindAllStringSubmatch(rest, -1) {
+		for _, m := range noteLevelRE().FindAllStringSubmatch(rest, -1) {
 			var c Cache
 			c.Size, _ = strconv.Atoi(m[2])
 			c.Assoc, _ = strconv.Atoi(m[3])

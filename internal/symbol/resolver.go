@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 	"sync"
 )
@@ -61,7 +60,13 @@ type entry struct {
 // NewResolver returns a Resolver reading from fsys.
 func NewResolver(fsys fs.FS) *Resolver { return &Resolver{FS: fsys} }
 
-var perfMapName = regexp.MustCompile(`^/tmp/perf-[0-9]+\.map$`)
+// isPerfMap reports whether p is a JIT's symbol map, /tmp/perf-PID.map. String code, not a
+// regular expression: nothing compiled at package init, which every launch of pmc pays.
+func isPerfMap(p string) bool {
+	pid, ok := strings.CutPrefix(p, "/tmp/perf-")
+	pid, ok2 := strings.CutSuffix(pid, ".map")
+	return ok && ok2 && pid != "" && strings.Trim(pid, "0123456789") == ""
+}
 
 // KernelName is the DSO name perf gives the kernel.
 const KernelName = "[kernel.kallsyms]"
@@ -123,7 +128,7 @@ func (r *Resolver) open(p, buildID string) (*Table, error) {
 		}
 		return nil, errors.New("no kernel symbols")
 	}
-	if perfMapName.MatchString(p) {
+	if isPerfMap(p) {
 		data, err := r.read(p)
 		if err != nil {
 			return nil, err
