@@ -3,16 +3,8 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"fmt"
-	"math/big"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -215,37 +207,12 @@ func TestExporterSIGHUP(t *testing.T) {
 	}
 }
 
-// selfSigned writes a certificate for 127.0.0.1 and its key into dir and returns a pool that
-// trusts it.
-func selfSigned(t *testing.T, dir string) *x509.CertPool {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pmc test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, KeyUsage: x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, _ := x509.MarshalECPrivateKey(key)
-	os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
-	os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
-	cert, _ := x509.ParseCertificate(der)
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return pool
-}
-
 // TestExporterTLS: with TLS in --web.config.file (files named relative to it) the start line
 // says https:// (it said http://), scrapes need TLS and the password, and a certificate file
 // emptied while it runs leaves the loaded one in use.
 func TestExporterTLS(t *testing.T) {
 	dir := t.TempDir()
-	pool := selfSigned(t, dir)
+	_, pool := testenv.SelfSigned(t, dir)
 	web := filepath.Join(dir, "web.yml")
 	os.WriteFile(web, []byte("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\nbasic_auth_users:\n  prom: "+hashS3cret+"\n"), 0o600)
 	p := runExporterProc(t, "--web.config.file", web, "-e", "cpu-clock", "--refresh", "200ms")

@@ -1,47 +1,15 @@
 package exporter
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
-)
 
-// testCert writes a self-signed certificate for 127.0.0.1 and its key into dir (cert.pem,
-// key.pem) and returns the certificate's DER bytes.
-func testCert(t *testing.T, dir string) []byte {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "pmc test"},
-		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
-		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, DNSNames: []string{"scraper.example"}, IsCA: true,
-		BasicConstraintsValid: true, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
-	os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600)
-	return der
-}
+	"github.com/pmc-tools/pmc/internal/testenv"
+)
 
 // TestWebConfigTLS: tls_server_config's settings (exporter-toolkit's names) become the TLS
 // configuration: versions, cipher suites, curves, client authentication with its CAs and
@@ -49,7 +17,7 @@ func testCert(t *testing.T, dir string) []byte {
 // naming what to give.
 func TestWebConfigTLS(t *testing.T) {
 	dir := t.TempDir()
-	der := testCert(t, dir)
+	der, _ := testenv.SelfSigned(t, dir)
 	path := filepath.Join(dir, "web.yml")
 	load := func(tlsPart string) (*webConfig, error) {
 		os.WriteFile(path, []byte("tls_server_config:\n  cert_file: cert.pem\n  key_file: key.pem\n"+tlsPart), 0o600)
