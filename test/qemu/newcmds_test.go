@@ -341,8 +341,13 @@ func TestCompareExact(t *testing.T) {
 
 // promCounts returns pmc_events_total by "cgroup/event" ("" cgroup: system-wide).
 func promCounts(t *testing.T, text string) map[string]float64 {
+	return promSeries(t, text, "pmc_events_total")
+}
+
+// promSeries returns the series of metric name by "cgroup/event".
+func promSeries(t *testing.T, text, name string) map[string]float64 {
 	t.Helper()
-	re := regexp.MustCompile(`^pmc_events_total\{([^}]*)\} (\S+)$`)
+	re := regexp.MustCompile(`^` + name + `\{([^}]*)\} (\S+)$`)
 	lab := regexp.MustCompile(`(\w+)="([^"]*)"`)
 	m := map[string]float64{}
 	for _, line := range strings.Split(text, "\n") {
@@ -376,9 +381,12 @@ func TestExporter(t *testing.T) {
 			ok(t, g, "exp-spawn")
 			ok(t, g, "exp-loop0")
 			ok(t, g, "exp-loopN")
-			var scrapes []map[string]float64
+			var scrapes, running, enabled []map[string]float64
 			for i := 0; i < 3; i++ {
-				scrapes = append(scrapes, promCounts(t, ok(t, g, fmt.Sprintf("exp-%d", i))))
+				text := ok(t, g, fmt.Sprintf("exp-%d", i))
+				scrapes = append(scrapes, promCounts(t, text))
+				running = append(running, promSeries(t, text, "pmc_event_running_seconds_total"))
+				enabled = append(enabled, promSeries(t, text, "pmc_event_enabled_seconds_total"))
 				t.Logf("%s scrape %d: %v", g.Name, i, scrapes[i])
 			}
 			stop := section(t, g, "exp-stop")
@@ -432,7 +440,17 @@ func TestExporter(t *testing.T) {
 					t.Errorf("%s scrape %d: cgroup cycles:u %v != instructions:u %v under shift=0", g.Name, i, c, n)
 				}
 			}
-			if d := scrapes[2]["/instructions:u"] - scrapes[1]["/instructions:u"]; d < loopN {
+			// The system-wide count holds the loop's instructions when it was counted all along.
+			// On armv7 the cgroup's cycles:u, which cannot get the one cycle counter, makes the
+			// kernel rotate the events while the loop runs, and the system-wide instructions:u
+			// may then be off its counter for part of the loop: its count is a scaled estimate
+			// (running < enabled says so) that a burst of instructions can leave below the loop's.
+			sys := "/instructions:u"
+			dRun, dEn := running[2][sys]-running[1][sys], enabled[2][sys]-enabled[1][sys]
+			if d := scrapes[2][sys] - scrapes[1][sys]; dRun < dEn-1e-9 {
+				t.Logf("%s: system-wide instructions:u multiplexed during the loop (ran %.6fs of %.6fs): grew by an estimated %.0f, the cgroup's loop %.0f",
+					g.Name, dRun, dEn, d, loopN)
+			} else if d < loopN {
 				t.Errorf("%s: system-wide instructions:u grew by %.0f, less than the cgroup's loop %.0f", g.Name, d, loopN)
 			}
 		})
