@@ -9,14 +9,13 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // TestPMCHeaderMisuse compiles testdata/pmcmisuse.c against include/pmc.h: warnings for calls
 // out of order, refused event lists, and JSON that stays valid for odd region names.
 func TestPMCHeaderMisuse(t *testing.T) {
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("cc not found (install gcc)")
-	}
+	testenv.Tool(t, "cc")
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "pmcmisuse")
 	args := append(append([]string{"-std=gnu11", "-O2"}, strictWarnings...), "-I../include", "-o", exe, "testdata/pmcmisuse.c", "-pthread")

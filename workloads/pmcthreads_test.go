@@ -13,6 +13,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/cli"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // strictWarnings are the flags include/pmc.h must compile cleanly with, in C and C++.
@@ -28,9 +29,7 @@ var strictWarnings = []string{"-Wall", "-Wextra", "-Wconversion", "-Wsign-conver
 // without it, and -Wconversion failed at pmc.h:461.
 func TestPMCHeaderThreads(t *testing.T) {
 	for _, tool := range []string{"gcc", "g++"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found (install gcc and g++)", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	const perThread = 200000
 	src, _ := filepath.Abs("testdata/pmcthreads.c")

@@ -114,8 +114,11 @@ func TestSelfMeasure(t *testing.T) {
 			t.Errorf("stderr does not report %s: %q", ev, errOut)
 		}
 	}
-	if !hasHardwarePMU() && !strings.Contains(out, "instructions not counted: no exactness check") {
-		t.Errorf("stdout lacks the no-check line:\n%s", out)
+	if !hasHardwarePMU() {
+		t.Log("NOT TESTED here (no hardware PMU): instructions:u and cycles:u counted by pmc.h in the regions and the summary (the QEMU guests count them)")
+		if !strings.Contains(out, "instructions not counted: no exactness check") {
+			t.Errorf("stdout lacks the no-check line:\n%s", out)
+		}
 	}
 
 	// Software events are real here.

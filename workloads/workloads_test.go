@@ -193,9 +193,7 @@ func TestBadArguments(t *testing.T) {
 
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("valgrind not installed (apt-get install valgrind): the exact-count checks need it")
-	}
+	testenv.Tool(t, "valgrind") // the exact-count checks need it
 }
 
 var callgrindIr = regexp.MustCompile(`Collected : (\d+)`)

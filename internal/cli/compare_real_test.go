@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,9 +112,7 @@ func TestCompareRealFailing(t *testing.T) {
 // the interchanged order misses far less with the same loads (exact and equal in every run,
 // a simulation being deterministic).
 func TestCompareSim(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("valgrind not installed")
-	}
+	testenv.Tool(t, "valgrind")
 	mm := workload(t, "matmul-novec")
 	c, _ := compareJSON(t, 0, "-r", "2", "--sim", "--sim-cache", "D1=8192,4,64", "-e", "L1-dcache-loads,L1-dcache-load-misses",
 		mm+" --order ijk --size 100", mm+" --order ikj --size 100")

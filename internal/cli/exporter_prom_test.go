@@ -25,13 +25,8 @@ import (
 
 func needPrometheus(t *testing.T) {
 	t.Helper()
-	for _, bin := range []string{"prometheus", "promtool"} {
-		if _, err := exec.LookPath(bin); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed; scripts/deps.sh installs prometheus", bin)
-			}
-			t.Skipf("%s not installed", bin)
-		}
+	for _, bin := range []string{"prometheus", "promtool"} { // Debian's prometheus package
+		testenv.Tool(t, bin)
 	}
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // hostileName is what the test program's function and file are renamed to: a window title
@@ -20,10 +22,7 @@ const hostileName = "\x1b]0;pwned\x07\x1b[2J\x1b[31mRED"
 // It returns the recording.
 func hostileProgram(t *testing.T) (data, dir string) {
 	t.Helper()
-	cc, err := exec.LookPath("cc")
-	if err != nil {
-		t.Skip("cc not found (install gcc)")
-	}
+	cc := testenv.Tool(t, "cc")
 	dir = t.TempDir()
 	src := filepath.Join(dir, "hostile.c")
 	// The placeholder is exactly as long as the name that replaces it in .strtab, .dynstr and

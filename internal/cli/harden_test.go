@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/symbol"
+	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -85,7 +86,7 @@ func TestReadOnlyOutput(t *testing.T) {
 		os.Chmod(ro, 0o444)
 	}
 	content := func() string { b, _ := os.ReadFile(ro); return string(b) }
-	perf, _ := exec.LookPath("perf")
+	perf := testenv.HaveTool(t, "perf", "perf's refusal of the 0444 file not compared with pmc's")
 
 	// As nobody, the owner of the 0444 file.
 	write(65534)

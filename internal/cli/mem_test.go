@@ -122,6 +122,7 @@ func TestMemTimerNamed(t *testing.T) {
 			}
 			return
 		}
+		t.Log("NOT TESTED here: single hops timed by the cycle counter (rdpmc), which this machine does not offer")
 		if doc.Clock.Ticks != "tsc" || doc.Clock.TicksNote == "" {
 			t.Errorf("clock.ticks %q note %q: want tsc and why not the cycle counter", doc.Clock.Ticks, doc.Clock.TicksNote)
 		}
@@ -188,7 +189,9 @@ func TestMemPages(t *testing.T) {
 	if p == nil || p.Request != "thp" || p.HugeError != "" {
 		t.Fatalf("--pages thp: %+v", p)
 	}
-	if (p.THP == "always" || p.THP == "madvise") && p.HugeBytes < 2<<20 {
+	if p.THP != "always" && p.THP != "madvise" {
+		t.Logf("NOT TESTED: the list on huge pages (transparent huge pages are %q here)", p.THP)
+	} else if p.HugeBytes < 2<<20 {
 		t.Errorf("--pages thp with THP %s: only %d bytes on huge pages", p.THP, p.HugeBytes)
 	}
 }

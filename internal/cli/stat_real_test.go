@@ -18,6 +18,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/result"
 
 	"github.com/pmc-tools/pmc/internal/pmu"
+	"github.com/pmc-tools/pmc/internal/testenv"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -26,12 +27,7 @@ import (
 
 func needPerf(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("perf"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("perf is not installed; scripts/deps.sh installs linux-perf")
-		}
-		t.Skip("perf not installed")
-	}
+	testenv.Tool(t, "perf") // Debian's linux-perf
 }
 
 // pmcJSON runs pmc stat in-process with --json -o and decodes the result (with -I the file is
@@ -444,7 +440,9 @@ func TestUnprivileged(t *testing.T) {
 	// perf's default set as nobody: counted as :u and named so, as perf does; on a machine
 	// without a PMU the hardware events are <not supported> (it failed with "permission denied"
 	// on cycles, the first try's refusal, before).
-	if paranoid >= 2 {
+	if paranoid < 2 {
+		t.Logf("NOT TESTED at perf_event_paranoid %d: perf's default set counted as :u by an unprivileged user", paranoid)
+	} else {
 		out, code = asNobody("stat", "--", "/bin/true")
 		if code != 0 || !strings.Contains(out, "task-clock:u") || !strings.Contains(out, "page-faults:u") ||
 			machine().Core == nil && !strings.Contains(out, "<not supported>      cycles:u") {
@@ -456,7 +454,9 @@ func TestUnprivileged(t *testing.T) {
 	if code != 1 || !strings.Contains(out, "process 1 belongs to uid 0: counting another user's process needs ptrace access") {
 		t.Errorf("attach to init as nobody: exit %d:\n%s", code, out)
 	}
-	if paranoid >= 1 {
+	if paranoid < 1 {
+		t.Logf("NOT TESTED at perf_event_paranoid %d: system-wide counting refused to an unprivileged user", paranoid)
+	} else {
 		out, code = asNobody("stat", "-a", "-e", "cpu-clock", "--duration", "10ms")
 		if code != 1 || !strings.Contains(out, "sysctl -w kernel.perf_event_paranoid") || strings.Count(strings.TrimSpace(out), "\n") != 0 {
 			t.Errorf("system-wide as nobody: exit %d, want 1 and a one-line error naming the sysctl:\n%s", code, out)

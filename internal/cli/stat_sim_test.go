@@ -10,6 +10,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/sim"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // simGeometry: at size 200 a column of B spans 200 lines (12.5 KiB), so an 8 KiB 4-way D1
@@ -24,12 +25,7 @@ var simEvents = map[string]string{ // pmc's event: cachegrind's counters
 
 func needValgrind(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("valgrind missing (scripts/deps.sh installs it)")
-		}
-		t.Skip("valgrind not installed")
-	}
+	testenv.Tool(t, "valgrind")
 }
 
 // simStat runs pmc stat --sim --json on matmul-novec with order and returns the counts.

@@ -251,9 +251,7 @@ func TestPMCHeaderEvents(t *testing.T) {
 		{"cc", "-std=c11", "-pedantic", "-Wall", "-Wextra", "-Werror", "-x", "c"},
 		{"c++", "-std=c++17", "-pedantic", "-Wall", "-Wextra", "-Werror", "-x", "c++"},
 	} {
-		if _, err := exec.LookPath(c[0]); err != nil {
-			t.Skipf("%s not installed", c[0])
-		}
+		testenv.Tool(t, c[0])
 		exe := filepath.Join(dir, "events-"+c[0])
 		if b, err := exec.Command(c[0], append(c[1:], "-I", dir, "-I", inc, "-o", exe, src)...).CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v\n%s", c, err, b)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/compare"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // sample is a comparison of two commands over three runs with one event, one multiplexed
@@ -64,10 +65,7 @@ func chromium(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("chromium is missing: scripts/deps.sh installs it")
-	}
-	t.Skip("chromium is not installed (scripts/deps.sh installs it)")
+	testenv.Missing(t, "chromium is not installed (scripts/deps.sh installs it)")
 	return ""
 }
 

@@ -46,12 +46,7 @@ var (
 func build(t *testing.T, tc toolchain, src string) (exe, obj string) {
 	t.Helper()
 	for _, tool := range []string{tc.cc, tc.objdump} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "" {
-				t.Skipf("%s not installed (scripts/deps.sh installs it)", tool)
-			}
-			t.Fatalf("%s not installed: run scripts/deps.sh", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 	root, err := testenv.Root()
 	if err != nil {
@@ -373,9 +368,7 @@ func TestObjdumpPMC(t *testing.T) {
 	}
 	for _, c := range []struct{ goarch, tool string }{{"amd64", "objdump"}, {"arm64", "aarch64-linux-gnu-objdump"}} {
 		t.Run(c.goarch, func(t *testing.T) {
-			if _, err := exec.LookPath(c.tool); err != nil {
-				t.Skipf("%s not installed", c.tool)
-			}
+			testenv.Tool(t, c.tool)
 			exe := filepath.Join(t.TempDir(), "pmc")
 			cmd := exec.Command("go", "build", "-o", exe, "./cmd/pmc")
 			cmd.Dir = root

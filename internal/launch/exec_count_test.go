@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // These tests open counters the way pmc stat does (package stat), on a shim before its exec,
@@ -80,9 +81,7 @@ func perfStat(t *testing.T, event string, argv ...string) float64 {
 // /bin/true are counted from its exec on, and agree with perf stat's (which forks and
 // execs the same way) within 1% on the mean of 80 runs (single runs vary from 47 to 51).
 func TestEnableOnExecPageFaults(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf not installed")
-	}
+	testenv.Tool(t, "perf")
 	const runs = 80
 	var ours, theirs float64
 	for i := 0; i < runs; i++ {

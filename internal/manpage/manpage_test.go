@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 func TestEscape(t *testing.T) {
@@ -95,9 +97,7 @@ func TestFlagHelpIsPflagsLine(t *testing.T) {
 // TestRendered renders the page with groff as man does: no warning, the injected lines are
 // text, every visible flag is there and the hidden one is not.
 func TestRendered(t *testing.T) {
-	if _, err := exec.LookPath("groff"); err != nil {
-		t.Skip("groff not installed (Debian: groff-base, installed by make deps)")
-	}
+	testenv.Tool(t, "groff") // Debian's groff-base, which man-db needs
 	sub, _, _ := tree().Find([]string{"sub"})
 	var page bytes.Buffer
 	if err := Write(&page, sub, Header{Section: "1", Date: "2026-01-02", Source: "tool 1.0", Manual: "tool manual"}); err != nil {

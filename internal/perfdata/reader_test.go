@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 var recorded = []string{"cpuclock.data", "callgraph.data", "multi.data", "system.data", "attach.data"}
@@ -51,9 +53,7 @@ func sampleLines(f *File, recs []Record) []string {
 // perfScript runs perf script on path; the test skips without perf.
 func perfScript(t *testing.T, path string, args ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf is not installed")
-	}
+	testenv.Tool(t, "perf")
 	cmd := exec.Command("perf", append([]string{"script", "-i", path}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

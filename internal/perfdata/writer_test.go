@@ -73,7 +73,7 @@ func TestWriterRoundTrip(t *testing.T) {
 				!reflect.DeepEqual(fs.Cmdline, gs.Cmdline) || !reflect.DeepEqual(fs.BuildIDs, gs.BuildIDs) {
 				t.Fatalf("features differ after a round trip")
 			}
-			if _, err := exec.LookPath("perf"); err != nil {
+			if testenv.HaveTool(t, "perf", "perf script's samples of the copy not compared") == "" {
 				return
 			}
 			want, got := scriptSamples(t, filepath.Join("testdata", name)), scriptSamples(t, path)
@@ -187,9 +187,7 @@ func perfReport(t *testing.T, path string, args ...string) string {
 var topLine = regexp.MustCompile(`(?m)^ +100\.00% +loop +loop +\[\.\] wl_spin$`)
 
 func TestWriterPerfReads(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf is not installed")
-	}
+	testenv.Tool(t, "perf")
 	for _, finish := range []bool{true, false} {
 		path := filepath.Join(t.TempDir(), "perf.data")
 		synth(t, path, 25, finish)

@@ -176,9 +176,7 @@ func TestFolded(t *testing.T) {
 // progPIE builds symbol's test program as a PIE with DWARF.
 func progPIE(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("no cc")
-	}
+	testenv.Tool(t, "cc")
 	bin := filepath.Join(t.TempDir(), "prog")
 	src, _ := filepath.Abs("../symbol/testdata/prog.c")
 	if out, err := exec.Command("cc", "-g", "-O1", "-fPIE", "-pie", "-o", bin, src).CombinedOutput(); err != nil {

@@ -17,12 +17,7 @@ import (
 func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s not found", tool)
-			}
-			t.Skipf("%s not found", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 }
 

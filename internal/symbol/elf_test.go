@@ -3,7 +3,6 @@ package symbol
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path"
 	"strings"
 	"testing"
@@ -189,7 +188,7 @@ func TestLibcAgreesWithNM(t *testing.T) {
 	dyn := nmFuncs(t, "-D", libc)
 	dbg := "/usr/lib/debug/.build-id/" + id[:2] + "/" + id[2:] + ".debug"
 	if _, err := os.Stat(dbg); err != nil {
-		t.Logf("no libc6-dbg: dynsym only (%s)", tab.Source)
+		testenv.MissingPart(t, "no libc6-dbg (scripts/deps.sh installs it): libc's symtab and lines not checked, its dynsym only (%s)", tab.Source)
 		checkAgainstNM(t, tab, dyn)
 		return
 	}
@@ -208,9 +207,7 @@ func TestLibcAgreesWithNM(t *testing.T) {
 	// GNU addr2line 2.40 takes some of libc's DWARF 5 file entries for the unit's primary
 	// file (strtol.c:98 becomes sysdeps/wordsize-64/strtol.c:98, objdump --dwarf=decodedline
 	// shows strtol.c); LLVM's agrees with the line program, so it is the reference here.
-	if _, err := exec.LookPath("llvm-addr2line"); err != nil {
-		t.Skip("llvm-addr2line not found (scripts/deps.sh installs llvm)")
-	}
+	testenv.Tool(t, "llvm-addr2line") // Debian's llvm package
 	checkLines(t, tab, "llvm-addr2line", dbg, addrs)
 	if again, _ := r.Open(libc, id); again != tab {
 		t.Error("second Open read libc again instead of using the cache")

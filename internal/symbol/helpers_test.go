@@ -8,17 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s not found (scripts/deps.sh installs it)", tool)
-			}
-			t.Skipf("%s not found", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 }
 

@@ -20,10 +20,7 @@ func Cgroup(t testing.TB, name, mount string, err error) (dir string) {
 		err = os.Mkdir(dir, 0o755)
 	}
 	if err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skipf("no writable cgroup v2 hierarchy: %v", err)
-		}
-		t.Fatal(err)
+		Missing(t, "no writable cgroup v2 hierarchy: %v", err)
 	}
 	t.Cleanup(func() { RemoveCgroup(dir) })
 	return dir

@@ -49,8 +49,8 @@ func Workload(t testing.TB, name string) string {
 	t.Helper()
 	buildOnce.Do(func() { buildDir, buildErr = locate() })
 	if buildErr != nil {
-		if errors.Is(buildErr, exec.ErrNotFound) && os.Getenv("CI") == "" {
-			t.Skipf("cannot build the workloads: %v", buildErr)
+		if errors.Is(buildErr, exec.ErrNotFound) {
+			Missing(t, "cannot build the workloads: %v", buildErr)
 		}
 		t.Fatal(buildErr)
 	}

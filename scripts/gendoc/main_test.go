@@ -10,15 +10,14 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/cli"
 	"github.com/pmc-tools/pmc/internal/manpage"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // TestPagesSayWhatHelpSays generates every page, reads it with man -l as a user would (and
 // groff -ww), and checks that each flag line of the command's --help is in it word for word.
 func TestPagesSayWhatHelpSays(t *testing.T) {
-	for _, tool := range []string{"man", "groff"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed (Debian: man-db, groff-base; make deps installs them)", tool)
-		}
+	for _, tool := range []string{"man", "groff"} { // Debian's man-db and groff-base
+		testenv.Tool(t, tool)
 	}
 	dir := t.TempDir()
 	if err := run(dir, "0.0.0-test", "2026-01-02"); err != nil {
