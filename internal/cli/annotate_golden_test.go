@@ -33,16 +33,16 @@ func perfTool(t *testing.T, args ...string) string {
 	return string(out)
 }
 
-// perfGolden returns perf's output kept in NAME, rewriting it first with -update.
+// perfGolden returns perf's output kept in NAME, rewriting it first with -update-perf.
 func perfGolden(t *testing.T, name string, args ...string) string {
 	t.Helper()
 	p := filepath.Join(annotateDir, name)
-	if golden.Updating() {
-		golden.Check(t, p, []byte(perfTool(t, args...)))
+	if golden.UpdatingPerf() {
+		golden.Write(t, p, []byte(perfTool(t, args...)))
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {
-		t.Fatalf("%v (go test -update runs perf to write it)", err)
+		t.Fatalf("%v (go test -update-perf runs perf to write it)", err)
 	}
 	return string(b)
 }
@@ -85,7 +85,7 @@ func annotateInsts(text string) map[string]string {
 }
 
 func updateAnnotateArchives(t *testing.T) {
-	if golden.Updating() {
+	if golden.UpdatingPerf() {
 		for _, f := range []string{"col.data", "row.data", "colg.data", "rowg.data"} {
 			writeTestArchive(t, filepath.Join(annotateDir, f))
 		}

@@ -111,12 +111,12 @@ func writeTestArchive(t *testing.T, file string) {
 
 // TestReportAgreesWithPerf: pmc report on perf's recordings gives perf report's percentages
 // to the digit, in perf's order. pmc resolves from the archive beside each file only (an
-// empty --symfs), so the test is the same on every machine; -update rewrites perf's output
-// and the archives on the machine that recorded the files (it needs perf, the loop binary
-// the README names and root for kernel symbols).
+// empty --symfs), so the test is the same on every machine; -update-perf rewrites perf's
+// output and the archives on the machine that recorded the files (it needs perf, the loop
+// binary the README names and root for kernel symbols).
 func TestReportAgreesWithPerf(t *testing.T) {
 	empty := t.TempDir()
-	if golden.Updating() {
+	if golden.UpdatingPerf() {
 		for _, f := range []string{"cpuclock.data", "callgraph.data", "multi.data", "system.data", "attach.data"} {
 			writeTestArchive(t, filepath.Join(perfDataDir, f))
 		}
@@ -125,12 +125,12 @@ func TestReportAgreesWithPerf(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := filepath.Join(perfDataDir, c.file)
 			goldenPath := filepath.Join("testdata", "perf-report", c.name+".txt")
-			if golden.Updating() {
-				golden.Check(t, goldenPath, []byte(perfReport(t, file, c.args...)))
+			if golden.UpdatingPerf() {
+				golden.Write(t, goldenPath, []byte(perfReport(t, file, c.args...)))
 			}
 			want, err := os.ReadFile(goldenPath)
 			if err != nil {
-				t.Fatalf("%v (go test -update runs perf to write it)", err)
+				t.Fatalf("%v (go test -update-perf runs perf to write it)", err)
 			}
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"report", "--stdio", "-i", file, "--symfs", empty}, pmcArgs(c.args)...)
@@ -147,7 +147,7 @@ func TestReportAgreesWithPerf(t *testing.T) {
 			}
 			// Where perf runs and resolves as it did when the golden was made (the recording
 			// machine), it must still say the same.
-			if _, err := exec.LookPath("perf"); err == nil && !golden.Updating() {
+			if _, err := exec.LookPath("perf"); err == nil && !golden.UpdatingPerf() {
 				live := perfReport(t, file, c.args...)
 				if live != string(want) {
 					t.Logf("live perf report differs from the golden (another machine: binaries or kernel symbols differ); compared with the golden only")

@@ -1,5 +1,9 @@
 // Package golden compares test output with golden files kept in testdata/. `go test -update`
-// (or PMC_UPDATE_GOLDEN=1) rewrites the files instead. Only tests import it.
+// (or PMC_UPDATE_GOLDEN=1) rewrites pmc's golden files instead. The reference files made by
+// running perf on the machine that recorded the test data (perf's outputs, and the symbol
+// archives of its recordings) are rewritten only with -update-perf (or
+// PMC_UPDATE_PERF_GOLDEN=1; scripts/update-perf-goldens.sh): regenerating pmc's goldens
+// never replaces the reference they are checked against. Only tests import it.
 package golden
 
 import (
@@ -12,21 +16,22 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/ instead of comparing")
+var (
+	update     = flag.Bool("update", false, "rewrite pmc's golden files in testdata/ instead of comparing")
+	updatePerf = flag.Bool("update-perf", false, "run perf to rewrite the reference files made by perf (on the machine that recorded the test data)")
+)
 
-// Updating reports whether golden files are being rewritten in this run.
+// Updating reports whether pmc's golden files are being rewritten in this run.
 func Updating() bool { return *update || os.Getenv("PMC_UPDATE_GOLDEN") == "1" }
+
+// UpdatingPerf reports whether the files made by running perf are being rewritten.
+func UpdatingPerf() bool { return *updatePerf || os.Getenv("PMC_UPDATE_PERF_GOLDEN") == "1" }
 
 // Check compares got with the file at path, or writes it there when Updating.
 func Check(t testing.TB, path string, got []byte) {
 	t.Helper()
 	if Updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		Write(t, path, got)
 		return
 	}
 	want, err := os.ReadFile(path)
@@ -35,6 +40,17 @@ func Check(t testing.TB, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("output differs from %s (go test -update rewrites it):\n%s", path, Diff(string(want), string(got)))
+	}
+}
+
+// Write writes a golden file (creating its directory).
+func Write(t testing.TB, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 

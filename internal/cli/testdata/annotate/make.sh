@@ -1,8 +1,8 @@
 #!/bin/sh
 # Rebuilds the binaries and re-records the perf.data files of this directory (run as root on
 # an x86_64 machine with perf and gcc; the goldens were made with perf 6.1, gcc 12). Then
-# `go test ./internal/cli -run 'TestAnnotateAgreesWithPerf|TestDiffAgreesWithPerf' -update`
-# rewrites perf's outputs and the symbol archives from this machine.
+# `go test ./internal/cli -run 'TestAnnotateAgreesWithPerf|TestDiffAgreesWithPerf' -update-perf`
+# rewrites perf's outputs and the symbol archives from this machine (-update: pmc's goldens).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
