@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
@@ -18,7 +20,8 @@ import (
 // These tests reproduce what an adversarial test of pmc stat found (issue 16), one each.
 
 // TestOutputCheckedFirst: an output that cannot be written stops pmc before the workload runs
-// (the workload here would leave a marker file); perf fails the same way in 10 ms.
+// (the workload here would leave a marker file, then sleep a minute); perf fails the same way
+// in 10 ms.
 func TestOutputCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "ran")
@@ -29,9 +32,9 @@ func TestOutputCheckedFirst(t *testing.T) {
 	} {
 		start := time.Now()
 		var stdout, stderr bytes.Buffer
-		full := append(append([]string{"stat", "-e", "task-clock"}, args...), "--", "sh", "-c", "touch "+marker+"; sleep 2")
+		full := append(append([]string{"stat", "-e", "task-clock"}, args...), "--", "sh", "-c", "touch "+marker+"; sleep 60")
 		code := testRun(full, &stdout, &stderr)
-		if code != 1 || time.Since(start) > time.Second || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
+		if code != 1 || time.Since(start) > 30*time.Second || strings.Count(strings.TrimSpace(stderr.String()), "\n") != 0 {
 			t.Errorf("%v: exit %d after %v:\n%s", args, code, time.Since(start), stderr.String())
 		}
 		if _, err := os.Stat(marker); err == nil {
@@ -122,15 +125,16 @@ func TestInterruptedRepeatSaysSo(t *testing.T) {
 }
 
 // TestStopsEndWithZero: when pmc itself ends the workload (--interval-count, --duration) it
-// exits 0, as perf's --interval-count and --timeout do, not with the workload's 143.
+// exits 0, as perf's --interval-count and --timeout do, not with the workload's 143; and it
+// ends it well before the workload's minute is over.
 func TestStopsEndWithZero(t *testing.T) {
 	for _, args := range [][]string{
-		{"-I", "100", "--interval-count", "1", "-e", "task-clock", "--", "sleep", "3"},
-		{"--duration", "200ms", "-e", "task-clock", "--", "sleep", "3"},
+		{"-I", "100", "--interval-count", "1", "-e", "task-clock", "--", "sleep", "60"},
+		{"--duration", "200ms", "-e", "task-clock", "--", "sleep", "60"},
 	} {
 		start := time.Now()
 		r, code := pmcJSON(t, args...)
-		if code != 0 || time.Since(start) > 2*time.Second || !r.Runs[0].Stopped || r.Runs[0].ExitStatus != 143 {
+		if code != 0 || time.Since(start) > 30*time.Second || !r.Runs[0].Stopped || r.Runs[0].ExitStatus != 143 {
 			t.Errorf("%v: exit %d after %v, run %+v", args, code, time.Since(start), r.Runs[0])
 		}
 	}
@@ -138,12 +142,13 @@ func TestStopsEndWithZero(t *testing.T) {
 
 // TestSignals: SIGQUIT to pmc counting system-wide prints the counts like SIGINT (no
 // goroutine dump), and a workload that ignores SIGTERM no longer keeps pmc alive: pmc
-// reports what it counted after the grace period (perf exits at once).
+// reports what it counted after the grace period (perf exits at once). pmc must end well
+// before the minute the duration or the workload would take, however loaded the machine.
 func TestSignals(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("system-wide counting needs root (or perf_event_paranoid 0)")
 	}
-	run := func(sig os.Signal, after time.Duration, args ...string) (string, int, time.Duration) {
+	run := func(sig os.Signal, systemWide bool, args ...string) (string, int, time.Duration) {
 		cmd := pmcCmd(t, args...)
 		// A file, not a pipe: a workload left running keeps a pipe open, and Wait would wait
 		// for it too.
@@ -156,15 +161,14 @@ func TestSignals(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		// Signal once pmc is counting: the workload said "ready" (launch mode), or after a
-		// fixed wait (system-wide prints nothing until the end). Under a loaded test run
-		// 300 ms were not always enough to get there.
-		for deadline := time.Now().Add(10 * time.Second); after == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-			if b, _ := os.ReadFile(out.Name()); strings.Contains(string(b), "ready") {
+		// Signal once pmc is counting: the workload said "ready" (launch mode), or pmc holds
+		// its counters (system-wide prints nothing until the end; its signal handler is set
+		// before they open). A fixed wait was not always enough under load.
+		for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if b, _ := os.ReadFile(out.Name()); strings.Contains(string(b), "ready") || systemWide && perfFDs(cmd.Process.Pid) > 0 {
 				break
 			}
 		}
-		time.Sleep(after)
 		start := time.Now()
 		cmd.Process.Signal(sig)
 		cmd.Wait()
@@ -172,14 +176,32 @@ func TestSignals(t *testing.T) {
 		b, _ := os.ReadFile(out.Name())
 		return string(b), cmd.ProcessState.ExitCode(), took
 	}
-	out, code, took := run(unix.SIGQUIT, time.Second, "stat", "-a", "-e", "cpu-clock", "--duration", "10s")
-	if code != 0 || !strings.Contains(out, "cpu-clock") || strings.Contains(out, "goroutine") || took > 2*time.Second {
+	out, code, took := run(unix.SIGQUIT, true, "stat", "-a", "-e", "cpu-clock", "--duration", "60s")
+	if code != 0 || !strings.Contains(out, "cpu-clock") || strings.Contains(out, "goroutine") || took > 30*time.Second {
 		t.Errorf("SIGQUIT: exit %d after %v:\n%s", code, took, out)
 	}
-	out, code, took = run(unix.SIGTERM, 0, "stat", "-e", "task-clock", "--", "bash", "-c", `trap "" TERM; echo ready; sleep 4`)
-	if code != 143 || !strings.Contains(out, "task-clock") || !strings.Contains(out, "still runs") || took > 3*time.Second {
+	// The workload execs sleep with SIGTERM still ignored, and is killed at the end.
+	out, code, took = run(unix.SIGTERM, false, "stat", "-e", "task-clock", "--", "bash", "-c", `trap "" TERM; echo ready $$; exec sleep 60`)
+	if _, rest, _ := strings.Cut(out, "ready "); len(strings.Fields(rest)) > 0 {
+		if pid, err := strconv.Atoi(strings.Fields(rest)[0]); err == nil {
+			unix.Kill(pid, unix.SIGKILL)
+		}
+	}
+	if code != 143 || !strings.Contains(out, "task-clock") || !strings.Contains(out, "still runs") || took > launch.Grace+30*time.Second {
 		t.Errorf("a workload ignoring SIGTERM: exit %d after %v:\n%s", code, took, out)
 	}
+}
+
+// perfFDs counts the perf_event file descriptors process pid holds.
+func perfFDs(pid int) int {
+	fds, _ := filepath.Glob(fmt.Sprintf("/proc/%d/fd/*", pid))
+	n := 0
+	for _, fd := range fds {
+		if l, _ := os.Readlink(fd); l == "anon_inode:[perf_event]" {
+			n++
+		}
+	}
+	return n
 }
 
 // TestMSRTSC: msr/tsc/ is counted (its PMU refuses exclude_guest; pmc retries without it as

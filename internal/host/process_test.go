@@ -23,11 +23,10 @@ func TestProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cmd.Wait()
-	for i := 0; i < 100; i++ {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		if state, _, _ = m.Process(cmd.Process.Pid); state == 'Z' {
 			break
 		}
-		time.Sleep(10 * time.Millisecond)
 	}
 	if state != 'Z' {
 		t.Errorf("unreaped child: state %q, want Z", state)

@@ -76,14 +76,14 @@ func miniPMC() int {
 	return 0
 }
 
-// sigCount says "ready" on stdout, counts SIGINTs until 400 ms after the first one (or 5 s),
+// sigCount says "ready" on stdout, counts SIGINTs until 400 ms after the first one (or 20 s),
 // and prints the count.
 func sigCount() int {
 	c := make(chan os.Signal, 16)
 	signal.Notify(c, unix.SIGINT)
 	fmt.Println("ready")
 	n := 0
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(20 * time.Second)
 	for {
 		select {
 		case <-c:

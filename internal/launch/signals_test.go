@@ -80,20 +80,20 @@ func readReport(t *testing.T, rd *bufio.Reader, limit time.Duration) report {
 // waitComm waits until pid runs the program named comm (the shim has exec'd).
 func waitComm(t *testing.T, pid int, comm string) {
 	t.Helper()
-	for i := 0; i < 200; i++ {
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 		if strings.TrimSpace(string(b)) == comm {
 			return
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatalf("pid %d never became %q", pid, comm)
+	t.Fatalf("pid %d did not become %q within 20 s", pid, comm)
 }
 
 // SIGINT sent to pmc alone (not from a terminal) is forwarded: the workload ends with 130
-// and pmc, still alive, reports promptly.
+// and pmc, still alive, reports at once, not when the workload would have ended (60 s).
+// Both bounds are far from the tens of milliseconds it takes idle: a loaded machine is slow.
 func TestForwardSIGINT(t *testing.T) {
-	cmd, rd := miniPMCCmd(t, "sleep", "5")
+	cmd, rd := miniPMCCmd(t, "sleep", "60")
 	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true} // never the terminal's foreground
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -105,14 +105,13 @@ func TestForwardSIGINT(t *testing.T) {
 	if err := cmd.Process.Signal(unix.SIGINT); err != nil {
 		t.Fatal(err)
 	}
-	rep := readReport(t, rd, 2*time.Second)
-	if lag := time.Since(sent); lag > 500*time.Millisecond {
-		t.Errorf("report came %v after SIGINT", lag)
-	}
+	rep := readReport(t, rd, 30*time.Second)
+	lag := time.Since(sent)
+	t.Logf("report %v after SIGINT", lag)
 	if rep.ExitCode != 130 || !rep.Status.Signaled || rep.Status.Signal != unix.SIGINT {
 		t.Errorf("workload status %+v, want killed by SIGINT (130)", rep)
 	}
-	if rep.Status.Elapsed > 2*time.Second {
+	if rep.Status.Elapsed > 30*time.Second {
 		t.Errorf("Elapsed %v: the workload outlived the signal", rep.Status.Elapsed)
 	}
 	if err := cmd.Wait(); err != nil {
@@ -122,7 +121,7 @@ func TestForwardSIGINT(t *testing.T) {
 
 // SIGTERM is forwarded as well.
 func TestForwardSIGTERM(t *testing.T) {
-	cmd, rd := miniPMCCmd(t, "sleep", "5")
+	cmd, rd := miniPMCCmd(t, "sleep", "60")
 	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -131,7 +130,7 @@ func TestForwardSIGTERM(t *testing.T) {
 	pid := readPid(t, rd)
 	waitComm(t, pid, "sleep")
 	cmd.Process.Signal(unix.SIGTERM)
-	if rep := readReport(t, rd, 2*time.Second); rep.ExitCode != 143 {
+	if rep := readReport(t, rd, 30*time.Second); rep.ExitCode != 143 {
 		t.Errorf("workload status %+v, want 143", rep)
 	}
 }
@@ -172,20 +171,19 @@ func TestTerminalCtrlC(t *testing.T) {
 	}
 	defer cmd.Wait()
 	readPid(t, rd)
-	for i := 0; ; i++ { // wait for the workload's "ready"
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) { // the workload's "ready"
 		b, _ := os.ReadFile(out.Name())
 		if strings.HasPrefix(string(b), "ready\n") {
 			break
 		}
-		if i == 400 {
-			t.Fatal("workload never got ready")
+		if time.Now().After(deadline) {
+			t.Fatal("workload not ready within 20 s")
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	if _, err := master.Write([]byte{0x03}); err != nil { // ^C: VINTR
 		t.Fatal(err)
 	}
-	rep := readReport(t, rd, 5*time.Second)
+	rep := readReport(t, rd, 30*time.Second)
 	if rep.ExitCode != 0 {
 		t.Fatalf("workload status %+v", rep)
 	}
