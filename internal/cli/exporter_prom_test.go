@@ -55,9 +55,11 @@ func startPrometheus(t *testing.T, target, rules string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Rules are evaluated every 700 ms against scrapes every second, so that some evaluations
+	// fall well clear of a scrape in flight (see ruleClearOfScrapes).
 	conf := fmt.Sprintf(`global:
   scrape_interval: 1s
-  evaluation_interval: 1s
+  evaluation_interval: 700ms
 rule_files: [%q]
 scrape_configs:
   - job_name: pmc
@@ -92,8 +94,8 @@ scrape_configs:
 				return base
 			}
 		}
-		if i == 300 {
-			t.Fatalf("prometheus not ready after 30s: %v\n%s", err, log.String())
+		if i == 600 {
+			t.Fatalf("prometheus not ready after 60s: %v\n%s", err, log.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -145,8 +147,8 @@ func waitQuery(t *testing.T, base, q string) []promSample {
 		if s := promQuery(t, base, q, time.Time{}); len(s) > 0 {
 			return s
 		}
-		if i == 200 {
-			t.Fatalf("no sample for %s after 20s", q)
+		if i == 600 {
+			t.Fatalf("no sample for %s after 60s", q)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -160,12 +162,93 @@ func one(t *testing.T, q string, s []promSample) float64 {
 	return s[0].value
 }
 
+// promTime is a time stamp of Prometheus (seconds, to the millisecond) as a time.
+func promTime(sec float64) time.Time { return time.Unix(0, int64(math.Round(sec*1e3))*1e6) }
+
+// scrape is one scrape of pmc exporter as Prometheus stored it: its time stamp (when it
+// began) and its duration; the exporter read its counters between the two.
+type scrape struct {
+	at  time.Time
+	dur time.Duration
+}
+
+func (s scrape) end() time.Time { return s.at.Add(s.dur) }
+
+// lastScrape is the last scrape of series q at or before at.
+func lastScrape(t *testing.T, base, q string, at time.Time) scrape {
+	t.Helper()
+	ts := promTime(one(t, "timestamp of "+q, promQuery(t, base, "timestamp("+q+")", at)))
+	dur := one(t, "scrape duration", promQuery(t, base, `scrape_duration_seconds{job="pmc"}`, ts))
+	return scrape{ts, time.Duration(dur * 1e9)}
+}
+
+// scrapeAfter waits for the first scrape of series q that began at or after t0 (they come
+// every second on an idle machine, late or skipped on a loaded one).
+func scrapeAfter(t *testing.T, base, q string, t0 time.Time) scrape {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		if s := promQuery(t, base, "timestamp("+q+")", time.Time{}); len(s) == 1 && !promTime(s[0].value).Before(t0) {
+			return lastScrape(t, base, q, promTime(s[0].value))
+		}
+	}
+	t.Fatalf("no scrape of %s within a minute after %v", q, t0)
+	return scrape{}
+}
+
+// ruleClearOfScrapes steps back from the recording rule's last evaluation at or before at
+// to the latest one with a value other than 0 that began 100 ms or more after the end of
+// the last scrape of series q before it. Prometheus 2.42 evaluates rules without waiting for
+// a scrape in flight: one stamped before the evaluation but stored after it is missing from
+// the evaluation and present in a later query at the same time, so only an evaluation clear
+// of scrapes can be compared with its expression expr. It returns the evaluation's time, the
+// recorded value and expr's value at that time.
+func ruleClearOfScrapes(t *testing.T, base, rule, expr, q string, at time.Time) (time.Time, float64, float64) {
+	t.Helper()
+	for i := 0; i < 40; i++ {
+		rec := promQuery(t, base, rule, at)
+		if len(rec) != 1 || rec[0].labels["together"] != "true" {
+			t.Fatalf("recorded %s at %v: %+v", rule, at, rec)
+		}
+		eval := promTime(one(t, "timestamp", promQuery(t, base, "timestamp("+rule+")", at)))
+		s := lastScrape(t, base, q, eval)
+		if rec[0].value != 0 {
+			direct := one(t, "direct", promQuery(t, base, expr, eval))
+			if eval.Sub(s.end()) >= 100*time.Millisecond {
+				return eval, rec[0].value, direct
+			}
+			if direct != rec[0].value {
+				t.Logf("evaluation %v ran %v after a scrape's end: recorded %v, %v with that scrape", eval, eval.Sub(s.end()), rec[0].value, direct)
+			}
+		}
+		at = eval.Add(-time.Millisecond)
+	}
+	t.Fatalf("none of 40 evaluations of %s before %v was clear of scrapes with a value", rule, at)
+	return time.Time{}, 0, 0
+}
+
+// waitBlocked waits until process pid runs the shell that reads "go" (exec'd by the one
+// that put it in the cgroup) and sleeps (in that read: it blocks nowhere else).
+func waitBlocked(t *testing.T, pid int) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if _, state, _ := strings.Cut(string(b), ") "); strings.HasPrefix(string(cmdline), "sh\x00-c\x00read go") && strings.HasPrefix(state, "S") {
+			return
+		}
+	}
+	t.Fatalf("process %d did not wait on its stdin within a minute", pid)
+}
+
 // TestExporterPrometheus: Prometheus scrapes pmc exporter counting system-wide and one cgroup in
-// which the test runs a busy loop. up is 1; the system-wide cpu-clock rate is the number of
-// online CPUs; the cgroup's task-clock total equals the loop's CPU time (rusage) and its rate
-// agrees with the share of a CPU the loop got; every count series is monotonic and has its
-// enabled and running seconds; the --rules output passes promtool check rules and Prometheus
-// evaluates it to the same number as the expression it records.
+// which the test runs a busy loop. up is 1; the system-wide cpu-clock counts the time its
+// counters were enabled, the number of online CPUs times the time between two scrapes; the
+// cgroup's task-clock total equals the loop's CPU time (rusage) and its rate agrees with the
+// share of a CPU the loop got; every count series is monotonic and has its enabled and
+// running seconds; the --rules output passes promtool check rules and Prometheus evaluates it
+// to the same number as the expression it records. Times come from Prometheus's own scrapes
+// (their time stamps and durations), never from an expected schedule: on a loaded machine
+// scrapes come late and take long.
 func TestExporterPrometheus(t *testing.T) {
 	needPrometheus(t)
 	mount, err := host.Live().Cgroup2Mount()
@@ -209,53 +292,68 @@ func TestExporterPrometheus(t *testing.T) {
 	}
 	started := time.Now()
 
-	// A busy loop in the cgroup for 4 s.
-	argv := testenv.InCgroup(cg, "sh", "-c", "while :; do :; done")
+	// A busy loop in the cgroup for 4 s. Its shell first waits on stdin, so that the cgroup's
+	// count exists (a cgroup that never ran has none) and stays flat until the loop starts:
+	// s0 is a scrape of that flat count, s1 the first scrape that began after the loop ended.
+	sel := fmt.Sprintf(`{event="task-clock",cgroup=%q}`, name)
+	argv := testenv.InCgroup(cg, "sh", "-c", "read go; while :; do :; done")
 	busy := exec.Command(argv[0], argv[1:]...)
-	t0 := time.Now()
+	release, err := busy.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := busy.Start(); err != nil {
 		t.Fatal(err)
 	}
+	defer busy.Process.Kill()
+	waitBlocked(t, busy.Process.Pid)
+	s0 := scrapeAfter(t, base, "pmc_events_total"+sel, time.Now())
+	t0 := time.Now()
+	fmt.Fprintln(release, "go")
 	time.Sleep(4 * time.Second)
 	t1 := time.Now()
 	busy.Process.Kill()
 	busy.Wait()
+	ended := time.Now()
 	cpu := (busy.ProcessState.UserTime() + busy.ProcessState.SystemTime()).Seconds()
 	share := cpu / t1.Sub(t0).Seconds()
-	time.Sleep(2500 * time.Millisecond) // scrapes after the loop's end
-
-	sel := fmt.Sprintf(`{event="task-clock",cgroup=%q}`, name)
-	total := one(t, "task-clock total", promQuery(t, base, "pmc_events_total"+sel, time.Time{})) / 1e9
+	s1 := scrapeAfter(t, base, "pmc_events_total"+sel, ended)
+	total := one(t, "task-clock total", promQuery(t, base, "pmc_events_total"+sel, s1.at)) / 1e9
 	if math.Abs(total-cpu) > 0.05*cpu+0.02 {
 		t.Errorf("cgroup task-clock total %.3fs, the loop used %.3fs of CPU", total, cpu)
 	}
-	// The rate over a window from 1 s before the loop to 1 s after it, scaled to the loop's
-	// run (the count is flat outside it), is the share of a CPU the loop got.
-	end := t1.Add(time.Second)
-	win := end.Sub(t0.Add(-time.Second))
-	q := fmt.Sprintf("rate(pmc_events_total%s[%dms])", sel, win.Milliseconds())
-	rate := one(t, "task-clock rate", promQuery(t, base, q, end)) / 1e9 * win.Seconds() / t1.Sub(t0).Seconds()
+	// The rate over the window from s0 to s1, scaled to the loop's run, is the share of a CPU
+	// the loop got. (The window starts 1 ms before s0: Prometheus extrapolates by that 1 ms.
+	// The few ms the shell ran before s0 are in the rusage and not in the rate.)
+	span := s1.at.Sub(s0.at)
+	q := fmt.Sprintf("rate(pmc_events_total%s[%dms])", sel, span.Milliseconds()+1)
+	rate := one(t, "task-clock rate", promQuery(t, base, q, s1.at)) / 1e9 * span.Seconds() / t1.Sub(t0).Seconds()
 	if math.Abs(rate-share) > 0.1*share+0.02 {
 		t.Errorf("cgroup task-clock rate %.3f CPUs over the loop's run, the loop kept %.3f CPUs busy", rate, share)
 	}
+	// System-wide cpu-clock counts every CPU's time while enabled (idle included): between
+	// s0 and s1 it grows as the enabled time does, the online CPUs times the time between the
+	// two reads, which lies between the scrapes' starts and ends.
 	online, _ := host.Live().OnlineNow()
-	sys := one(t, "cpu-clock rate", promQuery(t, base, `rate(pmc_events_total{event="cpu-clock",cgroup=""}[3s])`, t1)) / 1e9
-	if math.Abs(sys-float64(len(online))) > 0.05*float64(len(online)) {
-		t.Errorf("system-wide cpu-clock rate %.3f CPUs, %d are online", sys, len(online))
+	n := float64(len(online))
+	sysq := `{event="cpu-clock",cgroup=""}`
+	grew := func(series string) float64 {
+		return one(t, series, promQuery(t, base, series+sysq, s1.at)) - one(t, series, promQuery(t, base, series+sysq, s0.at))
 	}
-	t.Logf("loop: %.3fs CPU (%.3f CPUs); cgroup task-clock total %.3fs, rate %.3f CPUs; system cpu-clock %.3f CPUs",
-		cpu, share, total, rate, sys)
+	clock, enabled := grew("pmc_events_total")/1e9, grew("pmc_event_enabled_seconds_total")
+	if lo, hi := n*(s1.at.Sub(s0.end()).Seconds()-0.005), n*(s1.end().Sub(s0.at).Seconds()+0.005); !within(clock, enabled, 0.01) || enabled < lo || enabled > hi {
+		t.Errorf("system-wide cpu-clock %.3f s, enabled %.3f s between two scrapes: want equal, and %d online CPUs x %.3f s to %.3f s",
+			clock, enabled, len(online), lo/n, hi/n)
+	}
+	t.Logf("loop: %.3fs CPU (%.3f CPUs); cgroup task-clock total %.3fs, rate %.3f CPUs; system cpu-clock %.3f CPUs over %v (scrapes took %v and %v)",
+		cpu, share, total, rate, clock/span.Seconds(), span, s0.dur, s1.dur)
 
 	// The recording rule as Prometheus evaluated it equals its expression at that time.
-	rec := promQuery(t, base, `pmc:cpus_utilized:rate5s{cgroup="`+name+`"}`, t1.Add(2*time.Second))
-	if len(rec) != 1 || rec[0].labels["together"] != "true" {
-		t.Fatalf("recorded cpus_utilized: %+v", rec)
-	}
-	stamp := one(t, "timestamp", promQuery(t, base, `timestamp(pmc:cpus_utilized:rate5s{cgroup="`+name+`"})`, t1.Add(2*time.Second)))
-	at := time.Unix(0, int64(math.Round(stamp*1e3))*1e6)
-	direct := one(t, "direct", promQuery(t, base, `sum without (event) (rate(pmc_events_total`+sel+`[5s])) / 1e9`, at))
-	if direct == 0 || math.Abs(rec[0].value-direct) > 1e-9*direct {
-		t.Errorf("recorded cpus_utilized %v, its expression gives %v", rec[0].value, direct)
+	rule := `pmc:cpus_utilized:rate5s{cgroup="` + name + `"}`
+	expr := `sum without (event) (rate(pmc_events_total` + sel + `[5s])) / 1e9`
+	at, rec, direct := ruleClearOfScrapes(t, base, rule, expr, "pmc_events_total"+sel, s1.at)
+	if direct == 0 || math.Abs(rec-direct) > 1e-9*direct {
+		t.Errorf("recorded cpus_utilized %v at %v, its expression gives %v", rec, at, direct)
 	}
 
 	// Every count series is monotonic over the test, with enabled >= running > 0 seconds.
