@@ -7,7 +7,7 @@ GOFLAGS := -trimpath -buildvcs=auto
 LDFLAGS ?= -s -w
 export CGO_ENABLED := 0
 
-.PHONY: all build workloads demo test test-go test-qemu test-perfsuite deps fuzz clean cross
+.PHONY: all build workloads demo test test-go test-stress test-qemu test-perfsuite deps fuzz clean cross
 
 all: build workloads
 
@@ -39,6 +39,11 @@ test-go:
 	GOARCH=arm GOARM=7 $(GO) vet ./...
 	GOARCH=arm GOARM=6 $(GO) vet ./...
 	$(GO) test -count=1 ./...
+
+# The Go tests (not the QEMU guests) with the number of CPUs + 2 busy loops beside them: the
+# tests must hold on a loaded machine. HOGS=N for another count.
+test-stress:
+	./scripts/test-stress.sh
 
 test-qemu:
 	./test/qemu/run.sh
