@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // bootTimeout bounds one guest run (boot + every command of its batch); PMC_QEMU_TIMEOUT
@@ -76,8 +78,6 @@ func enabled(t *testing.T) {
 	}
 }
 
-// inCI: a missing prerequisite is a failure, never a skip.
-func inCI() bool { return os.Getenv("CI") == "true" }
 
 // section returns the output of the named command on guest g, booting all guests on first use.
 func section(t *testing.T, g Guest, name string) Section {
@@ -86,10 +86,7 @@ func section(t *testing.T, g Guest, name string) Section {
 	bootOnce.Do(bootAll)
 	r := runs[g.Name]
 	if r.skip != "" {
-		if inCI() {
-			t.Fatalf("%s: %s (CI=true: a missing prerequisite is a failure)", g.Name, r.skip)
-		}
-		t.Skipf("%s: %s", g.Name, r.skip)
+		testenv.Missing(t, "%s: %s", g.Name, r.skip)
 	}
 	if r.err != nil {
 		t.Fatalf("%v", r.err)
