@@ -119,15 +119,16 @@ func TestCompareInterruptTwice(t *testing.T) {
 
 // TestCompareTimeout: --timeout ends a run that takes too long (SIGTERM, as perf stat's
 // --timeout); the run is a failure, listed as timed out and left out of the statistics. (Its
-// elapsed time starts at the exec, a little after the limit starts.)
+// elapsed time starts at the exec, after the limit starts: on a loaded machine, well after.)
 func TestCompareTimeout(t *testing.T) {
 	start := time.Now()
 	c, errs := compareJSON(t, 1, "--timeout", "300ms", "-r", "2", "-e", "task-clock", "true", "sleep 5")
-	if d := time.Since(start); d > 8*time.Second {
+	d := time.Since(start)
+	if d > 8*time.Second {
 		t.Errorf("took %v: the 5 s runs were not stopped", d)
 	}
 	b := c.Commands[1]
-	if b.Failed != 2 || len(b.Runs) != 2 || !b.Runs[0].TimedOut || !b.Runs[1].TimedOut || b.Runs[0].ElapsedSec < 0.2 || b.Runs[0].ElapsedSec > 3 {
+	if b.Failed != 2 || len(b.Runs) != 2 || !b.Runs[0].TimedOut || !b.Runs[1].TimedOut || b.Runs[0].ElapsedSec <= 0 || b.Runs[0].ElapsedSec > d.Seconds() {
 		t.Errorf("B: %+v", b)
 	}
 	if c.Commands[0].Failed != 0 || !strings.Contains(errs, "B timed out in 2 of 2 runs") {
