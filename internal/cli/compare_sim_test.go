@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/browsertest"
 	"github.com/pmc-tools/pmc/internal/compare"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // TestCompareSavedSimulated is the case: two pmc stat --sim results that differ in
@@ -18,9 +18,7 @@ import (
 // geometry and states the geometry difference as a difference of machines; the HTML page
 // says so in a real browser.
 func TestCompareSavedSimulated(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("valgrind not installed (scripts/deps.sh installs it)")
-	}
+	testenv.Tool(t, "valgrind")
 	mm := workload(t, "matmul-novec")
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")

@@ -16,6 +16,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/golden"
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/symbol"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // kernelDir holds kernel.data, recorded by perf 6.1 on the project's x86_64 VM (make.sh),
@@ -46,7 +47,7 @@ var kernelCases = []struct {
 // when the recording's kernel build-id is the running kernel's (or the recording names
 // none), else left as addresses, unless --kallsyms or --vmlinux (of the recorded build-id)
 // names them: perf report's output to the byte. The machine is the recording machine's
-// snapshot, so the test is the same on every host; -update runs perf on the recording
+// snapshot, so the test is the same on every host; -update-perf runs perf on the recording
 // machine (the recorded kernel running).
 func TestReportKernelAgreesWithPerf(t *testing.T) {
 	dir, recorded := kernelFiles(t)
@@ -57,27 +58,27 @@ func TestReportKernelAgreesWithPerf(t *testing.T) {
 	old := machine
 	machine = func() *host.Machine { return m }
 	t.Cleanup(func() { machine = old })
-	if golden.Updating() {
+	if golden.UpdatingPerf() {
 		out, err := exec.Command("perf", "buildid-list", "-k").Output()
 		if err != nil || strings.TrimSpace(string(out)) != recorded {
-			t.Fatalf("-update needs perf and the recorded kernel (%s) running: %q %v", recorded, out, err)
+			t.Fatalf("-update-perf needs perf and the recorded kernel (%s) running: %q %v", recorded, out, err)
 		}
 	}
 	for _, c := range kernelCases {
 		t.Run(c.name, func(t *testing.T) {
 			goldenPath := filepath.Join("testdata", "perf-report", c.name+".txt")
-			if golden.Updating() {
+			if golden.UpdatingPerf() {
 				cmd := exec.Command("perf", append([]string{"report", "--stdio", "-i", c.file}, c.args...)...)
 				cmd.Dir = dir
 				out, err := cmd.Output()
 				if err != nil {
 					t.Fatalf("perf report %v: %v", c.args, err)
 				}
-				golden.Check(t, goldenPath, []byte(tipLine.ReplaceAllString(string(out), "")))
+				golden.Write(t, goldenPath, []byte(tipLine.ReplaceAllString(string(out), "")))
 			}
 			want, err := os.ReadFile(goldenPath)
 			if err != nil {
-				t.Fatalf("%v (go test -update runs perf to write it)", err)
+				t.Fatalf("%v (go test -update-perf runs perf to write it)", err)
 			}
 			args := []string{"report", "--stdio", "-i", filepath.Join(dir, c.file)}
 			for i, a := range c.args {
@@ -120,12 +121,12 @@ func kernelFiles(t *testing.T) (string, string) {
 	if bytes.Count(data, kid) != 1 || bytes.Count(data, name) != 1 {
 		t.Fatalf("kernel.data holds the kernel's build-id %d times and its entry %d times, want 1", bytes.Count(data, kid), bytes.Count(data, name))
 	}
-	if golden.Updating() {
+	if golden.UpdatingPerf() {
 		writeUserArchive(t, filepath.Join(kernelDir, "kernel.data"))
 	}
 	arch, err := os.ReadFile(symbol.ArchivePath(filepath.Join(kernelDir, "kernel.data")))
 	if err != nil {
-		t.Fatalf("%v (go test -update writes it)", err)
+		t.Fatalf("%v (go test -update-perf writes it)", err)
 	}
 	files := map[string][]byte{
 		"kernel.data": data,
@@ -159,10 +160,8 @@ func write(t *testing.T, p string, data []byte) {
 // it by the recording's kernel mapping.
 func kernelImage(t *testing.T, kallsyms, out, buildID string) {
 	t.Helper()
-	for _, tool := range []string{"as", "ld"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not found (binutils): the kernel images are not made", tool)
-		}
+	for _, tool := range []string{"as", "ld"} { // binutils, which gcc needs
+		testenv.Tool(t, tool)
 	}
 	type ksym struct {
 		addr uint64

@@ -150,9 +150,7 @@ func TestStatSimMissingCommand(t *testing.T) {
 // signal and JSON says so, as without --sim (it exited 137, read as SIGKILL or the OOM
 // killer, beside the signal's description).
 func TestStatSimSignalExit(t *testing.T) {
-	if _, err := exec.LookPath("valgrind"); err != nil {
-		t.Skip("valgrind not installed (scripts/deps.sh installs it)")
-	}
+	testenv.Tool(t, "valgrind")
 	for _, c := range []struct {
 		sig  string
 		code int

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // note is one ELF note in the machine's byte order.
@@ -59,6 +61,7 @@ func TestKernelBuildIDLive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	testenv.Tool(t, "perf")
 	out, err := exec.Command("perf", "buildid-list", "-k").Output()
 	if err != nil {
 		t.Skipf("perf buildid-list -k: %v: the build-id read (%s) is not checked", err, id)

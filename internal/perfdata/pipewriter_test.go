@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // pipeCopy writes f's events, features and records in perf's pipe format.
@@ -69,9 +71,7 @@ var pipeRows = regexp.MustCompile(`(?m)^(# Samples:.*|# Event count.*|# Overhead
 // file the pipe copies (no binaries nor kernel symbols on either side, so the rows are the
 // same on any machine).
 func TestPipeWriterPerfReads(t *testing.T) {
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Skip("perf is not installed")
-	}
+	testenv.Tool(t, "perf")
 	empty := t.TempDir()
 	for _, name := range []string{"callgraph.data", "multi.data"} {
 		t.Run(name, func(t *testing.T) {

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 var (
@@ -70,10 +72,7 @@ func need(t *testing.T, tool, why string) string {
 	t.Helper()
 	p, err := exec.LookPath(tool)
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal(why)
-		}
-		t.Skip(why)
+		testenv.Missing(t, "%s", why)
 	}
 	return p
 }
