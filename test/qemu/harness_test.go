@@ -78,7 +78,6 @@ func enabled(t *testing.T) {
 	}
 }
 
-
 // section returns the output of the named command on guest g, booting all guests on first use.
 func section(t *testing.T, g Guest, name string) Section {
 	t.Helper()
