@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 hogs=${HOGS:-$(($(nproc) + 2))}
 pids=()
+gotest=
 stop() {
+	[[ -n $gotest ]] && kill "$gotest" 2>/dev/null
 	((${#pids[@]})) && kill "${pids[@]}" 2>/dev/null
 	wait "${pids[@]}" 2>/dev/null || true
 }
@@ -21,7 +23,12 @@ for ((i = 0; i < hogs; i++)); do
 	pids+=($!)
 done
 echo "test-stress: $hogs CPU hogs on $(nproc) CPUs (pids ${pids[*]}); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+# go test in the background and a wait, which a signal interrupts (a foreground command
+# would hold the traps until it ended).
 status=0
-go test -count=1 "${@:-./...}" || status=$?
+go test -count=1 "${@:-./...}" &
+gotest=$!
+wait "$gotest" || status=$?
+gotest=
 echo "test-stress: go test exited $status; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status
