@@ -24,9 +24,11 @@ for ((i = 0; i < hogs; i++)); do
 done
 echo "test-stress: $hogs CPU hogs on $(nproc) CPUs (pids ${pids[*]}); load average $(cut -d' ' -f1-3 /proc/loadavg)"
 # go test in the background and a wait, which a signal interrupts (a foreground command
-# would hold the traps until it ended).
+# would hold the traps until it ended). The timeout is go test's 10 minutes a package times
+# three: internal/disasm's objdump comparisons took 6-7 minutes beside the hogs, and over 10
+# at load average 38.
 status=0
-go test -count=1 "${@:-./...}" &
+go test -count=1 -timeout 30m "${@:-./...}" &
 gotest=$!
 wait "$gotest" || status=$?
 gotest=
