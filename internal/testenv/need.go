@@ -18,24 +18,29 @@ func InCI() bool {
 // with the reason, or fails under CI, where its absence means `make test` is broken.
 func Missing(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := fmt.Sprintf(format, args...)
-	if InCI() {
-		t.Fatalf("%s (CI=%s: a missing prerequisite is a failure)", msg, os.Getenv("CI"))
-		return
+	if msg, ok := outsideCI(t, format, args...); ok {
+		t.Skip(msg)
 	}
-	t.Skip(msg)
 }
 
 // MissingPart is Missing for a prerequisite of part of a test: outside CI the test goes on
 // and the log names what was not checked.
 func MissingPart(t testing.TB, format string, args ...any) {
 	t.Helper()
+	if msg, ok := outsideCI(t, format, args...); ok {
+		t.Log("NOT TESTED: " + msg)
+	}
+}
+
+// outsideCI fails t under CI with the message, else returns it.
+func outsideCI(t testing.TB, format string, args ...any) (string, bool) {
+	t.Helper()
 	msg := fmt.Sprintf(format, args...)
 	if InCI() {
 		t.Fatalf("%s (CI=%s: a missing prerequisite is a failure)", msg, os.Getenv("CI"))
-		return
+		return msg, false
 	}
-	t.Log("NOT TESTED: " + msg)
+	return msg, true
 }
 
 // Tool returns the path of a program that scripts/deps.sh installs (perf, valgrind,
