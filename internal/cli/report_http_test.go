@@ -58,9 +58,7 @@ func TestReportHTTPInChromium(t *testing.T) {
 // pointers, naive() kept out of line, so the flame graph has naive under main.
 func buildNaive(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("cc"); err != nil {
-		t.Skip("no C compiler")
-	}
+	testenv.Tool(t, "cc")
 	root, err := testenv.Root()
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +86,11 @@ func serveWeb(t *testing.T, withDot bool, args ...string) *webServer {
 	t.Helper()
 	bin := t.TempDir()
 	s := &webServer{}
-	if dot, err := exec.LookPath("dot"); err == nil && withDot {
+	dot := ""
+	if withDot {
+		dot = testenv.HaveTool(t, "dot", "the graph view drawn by graphviz (the view without it is checked instead)")
+	}
+	if dot != "" {
 		s.hasDot = true
 		if err := os.Symlink(dot, filepath.Join(bin, "dot")); err != nil {
 			t.Fatal(err)

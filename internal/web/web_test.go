@@ -27,9 +27,7 @@ import (
 func need(t *testing.T, tools ...string) {
 	t.Helper()
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not installed", tool)
-		}
+		testenv.Tool(t, tool)
 	}
 }
 
