@@ -55,13 +55,13 @@ func scriptFile(name string) string {
 
 // TestScriptAgreesWithPerf: pmc script prints what perf script prints on perf's recordings
 // and pmc's, byte for byte. Symbols come from the archives beside the files (an empty --symfs), so the
-// test is the same on every machine. perf's goldens were made by -update on the recording
+// test is the same on every machine. perf's goldens were made by -update-perf on the recording
 // machine (perf, the loop binary of the perfdata README, its build-id cache), perf given the
 // recorded kernel's symbols as a kallsyms file written from the archive (the kernel that
 // ran has changed since).
 func TestScriptAgreesWithPerf(t *testing.T) {
 	empty := t.TempDir()
-	if golden.Updating() {
+	if golden.UpdatingPerf() {
 		// The archives pmc record --embed-symbols wrote keep whole tables: keep only the
 		// symbols the samples hit.
 		for _, f := range []string{"pmc-g.data", "pmc-a.data", "perf-z-g.data"} {
@@ -72,7 +72,7 @@ func TestScriptAgreesWithPerf(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			file := scriptFile(c.file)
 			goldenPath := filepath.Join("testdata", "perf-script", c.name+".txt")
-			if golden.Updating() {
+			if golden.UpdatingPerf() {
 				abs, err := filepath.Abs(file) // perfTool runs perf in the annotate goldens' directory
 				if err != nil {
 					t.Fatal(err)
@@ -81,11 +81,11 @@ func TestScriptAgreesWithPerf(t *testing.T) {
 				if k := archiveKallsyms(t, file); k != "" {
 					args = append(args, "--kallsyms", k)
 				}
-				golden.Check(t, goldenPath, []byte(perfTool(t, args...)))
+				golden.Write(t, goldenPath, []byte(perfTool(t, args...)))
 			}
 			want, err := os.ReadFile(goldenPath)
 			if err != nil {
-				t.Fatalf("%v (go test -update runs perf to write it)", err)
+				t.Fatalf("%v (go test -update-perf runs perf to write it)", err)
 			}
 			var stdout, stderr bytes.Buffer
 			args := append([]string{"script", "-i", file, "--symfs", empty}, c.args...)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/golden"
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // inferno finds inferno-collapse-perf (crates.io's inferno; scripts/deps.sh installs it with
@@ -28,10 +29,7 @@ func inferno(t *testing.T) string {
 			return p
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("inferno-collapse-perf not found: scripts/deps.sh installs it (cargo install inferno)")
-	}
-	t.Skip("inferno-collapse-perf not found: cargo install inferno (scripts/deps.sh does)")
+	testenv.Missing(t, "inferno-collapse-perf not found: cargo install inferno (scripts/deps.sh does)")
 	return ""
 }
 

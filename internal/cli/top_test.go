@@ -19,10 +19,7 @@ import (
 func needTopRoot(t *testing.T) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		if os.Getenv("CI") != "" {
-			t.Fatal("pmc top's tests sample every CPU: CI runs as root")
-		}
-		t.Skip("pmc top samples every CPU: needs root here")
+		testenv.Missing(t, "pmc top samples every CPU: needs root here (CI runs as root)")
 	}
 }
 
@@ -50,13 +47,7 @@ var firstRow = regexp.MustCompile(`(?m)^Overhead.*\n(?:> |  )\s*([0-9.]+)%\s+(\S
 // with the terminal restored.
 func TestTopTmux(t *testing.T) {
 	needTopRoot(t)
-	tmux, err := exec.LookPath("tmux")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux not found: scripts/deps.sh installs it")
-		}
-		t.Skip("tmux not found (scripts/deps.sh installs it)")
-	}
+	tmux := testenv.Tool(t, "tmux")
 	// One spinning loop per CPU: on a loaded machine (go test runs packages side by side)
 	// their one function still outweighs any other.
 	for i := 0; i < runtime.NumCPU(); i++ {

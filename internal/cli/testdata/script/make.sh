@@ -1,7 +1,7 @@
 #!/bin/sh
 # Re-records pmc's own recordings for pmc script's goldens (root, x86_64, gcc, perf; run from
 # anywhere): see README.md. Afterwards, on the same machine, `go test ./internal/cli -run
-# TestScriptAgreesWithPerf -update` rewrites perf script's outputs.
+# TestScriptAgreesWithPerf -update-perf` rewrites perf script's outputs.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../../../.." && pwd)
