@@ -93,9 +93,6 @@ func (wr *Writer) header(feats *[4]uint64) []byte {
 	return b
 }
 
-// Events returns the events the file was created with.
-func (wr *Writer) Events() []Event { return wr.events }
-
 // DataSize is the number of bytes of records written so far.
 func (wr *Writer) DataSize() uint64 { return wr.data.Size }
 

@@ -27,10 +27,6 @@ type ELFInfo struct {
 // segments and DWARF line table.
 func LoadELF(r io.ReaderAt) (*Table, error) { return loadELF(r, true) }
 
-// LoadELFSymbols is LoadELF without the line table: what a report that shows no source
-// lines needs, at a fraction of the cost for binaries with large DWARF.
-func LoadELFSymbols(r io.ReaderAt) (*Table, error) { return loadELF(r, false) }
-
 func loadELF(r io.ReaderAt, lines bool) (*Table, error) {
 	f, err := elf.NewFile(r)
 	if err != nil {
