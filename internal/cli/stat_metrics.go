@@ -107,7 +107,7 @@ func newMetricPlan(m *metricFlags, facts, on *host.Machine) (*metricPlan, error)
 	p.names, p.asked, p.warnings = names, names, warnings
 	if d, err := set.Select(metrics.GroupDefault); err == nil {
 		for _, n := range d {
-			if !contains(names, n) {
+			if !slices.Contains(names, n) {
 				p.defaults = append(p.defaults, n)
 			}
 		}
@@ -136,7 +136,7 @@ func (p *metricPlan) reportDefaults() error {
 	p.names = names
 	var rest []string
 	for _, n := range p.defaults {
-		if !contains(names, n) {
+		if !slices.Contains(names, n) {
 			rest = append(rest, n)
 		}
 	}
@@ -214,7 +214,7 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 	for _, u := range plan.Unschedulable {
 		p.warnings = append(p.warnings, fmt.Sprintf("metric %s: its events are counted in separate groups and its value is flagged", u))
 		for _, ev := range p.set.Events(u.Metric) {
-			if !metrics.NeedsCounter(ev) || p.haveEvent(user, ev) || contains(parts, ev) || inPlan(plan, ev) {
+			if !metrics.NeedsCounter(ev) || p.haveEvent(user, ev) || slices.Contains(parts, ev) || inPlan(plan, ev) {
 				continue
 			}
 			parts = append(parts, ev)
@@ -232,7 +232,7 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 
 func inPlan(plan metrics.Plan, ev string) bool {
 	for _, g := range plan.Groups {
-		if contains(g.Events, ev) {
+		if slices.Contains(g.Events, ev) {
 			return true
 		}
 	}
@@ -245,15 +245,6 @@ func (p *metricPlan) haveEvent(user []stat.Event, ev string) bool {
 	k, ok := p.opt.Match.OperandKey(ev)
 	for _, u := range user {
 		if u.Name == ev || ok && p.opt.Match.Key(metrics.EncodingOf(u.Attr)) == k {
-			return true
-		}
-	}
-	return false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
 			return true
 		}
 	}
@@ -319,7 +310,7 @@ func (p *metricPlan) spread(res *result.Stat) {
 // text names them.
 func (p *metricPlan) markAsked(ms []result.Metric) []result.Metric {
 	for i := range ms {
-		ms[i].Asked = contains(p.asked, ms[i].Name)
+		ms[i].Asked = slices.Contains(p.asked, ms[i].Name)
 	}
 	return ms
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/events"
@@ -177,10 +178,10 @@ func rawEventNames(m *host.Machine, res *result.Stat) map[string]string {
 func togetherTip(res *result.Stat, p *metricPlan, file string) string {
 	var apart []string
 	for _, m := range res.Metrics {
-		if p.planned != "" && contains(p.names, m.Name) {
+		if p.planned != "" && slices.Contains(p.names, m.Name) {
 			continue
 		}
-		if m.Valid && !m.Together && !contains(apart, m.Name) {
+		if m.Valid && !m.Together && !slices.Contains(apart, m.Name) {
 			apart = append(apart, m.Name)
 		}
 	}

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -176,7 +177,7 @@ func Builtin(arch string) *Set {
 	if arch == ArchARM1176 {
 		defs = nil
 		for _, d := range generic() {
-			if !contains(arm1176Drop, d.Name) {
+			if !slices.Contains(arm1176Drop, d.Name) {
 				defs = append(defs, d)
 			}
 		}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/result"
@@ -124,7 +125,7 @@ func (s *Set) compute(rows []row, t times, names []string, opt Options) []result
 	}
 	var cpus []int
 	for _, r := range rows {
-		if !containsInt(cpus, r.cpu) {
+		if !slices.Contains(cpus, r.cpu) {
 			cpus = append(cpus, r.cpu)
 		}
 	}
@@ -151,15 +152,6 @@ func (s *Set) compute(rows []row, t times, names []string, opt Options) []result
 		}
 	}
 	return out
-}
-
-func containsInt(list []int, v int) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options) result.Metric {

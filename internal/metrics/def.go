@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -167,22 +168,13 @@ func (s *Set) collectEvents(i int, memo [][]string, done []bool) []string {
 			names = s.collectEvents(j, memo, done)
 		}
 		for _, ev := range names {
-			if !contains(out, ev) {
+			if !slices.Contains(out, ev) {
 				out = append(out, ev)
 			}
 		}
 	}
 	memo[i], done[i] = out, true
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Merge returns a new Set with defs added; a def named like an existing metric replaces it
@@ -242,7 +234,7 @@ func (s *Set) Groups() []string {
 func (s *Set) Select(names ...string) ([]string, error) {
 	var out []string
 	add := func(n string) {
-		if !contains(out, n) {
+		if !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}
@@ -257,7 +249,7 @@ func (s *Set) Select(names ...string) ([]string, error) {
 		}
 		found := false
 		for _, d := range s.defs {
-			if contains(d.Groups(), n) {
+			if slices.Contains(d.Groups(), n) {
 				add(d.Name)
 				found = true
 			}

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -14,7 +15,7 @@ func (s *Set) List(w io.Writer) error {
 	for _, g := range s.Groups() {
 		fmt.Fprintf(&b, "%s:\n", g)
 		for _, d := range s.defs {
-			if !contains(d.Groups(), g) {
+			if !slices.Contains(d.Groups(), g) {
 				continue
 			}
 			unit := d.Unit

@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -169,7 +170,7 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 	byMetric := map[string][]operand{}
 	var uniq []string
 	for _, name := range names {
-		if !contains(uniq, name) {
+		if !slices.Contains(uniq, name) {
 			uniq = append(uniq, name)
 		}
 	}
@@ -197,7 +198,7 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 				return Plan{}, &Error{Metric: name, Msg: fmt.Sprintf("event %q: %v", ev, err), Err: ErrUnknownName}
 			}
 			if o.software {
-				if !contains(plan.Software, ev) {
+				if !slices.Contains(plan.Software, ev) {
 					plan.Software = append(plan.Software, ev)
 				}
 				continue
@@ -305,7 +306,7 @@ func NewPlan(set *Set, names []string, m Machine, resolve Resolver) (Plan, error
 			continue // its only counter event is pinned (ghz: cycles / task-clock): no "{}"
 		}
 		for _, name := range names {
-			if hw, ok := byMetric[name]; ok && subset(withoutPinned(hw, pinned), ops) && contains(b.metrics, name) {
+			if hw, ok := byMetric[name]; ok && subset(withoutPinned(hw, pinned), ops) && slices.Contains(b.metrics, name) {
 				g.Metrics = append(g.Metrics, name)
 			}
 		}

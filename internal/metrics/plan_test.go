@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func planOf(t *testing.T, s *Set, c testCPU, names ...string) Plan {
 		}
 		for _, name := range g.Metrics {
 			for _, ev := range s.Events(name) {
-				if NeedsCounter(ev) && !contains(g.Events, ev) && !contains(p.Pinned, pinnedSpelling(ev)) {
+				if NeedsCounter(ev) && !slices.Contains(g.Events, ev) && !slices.Contains(p.Pinned, pinnedSpelling(ev)) {
 					t.Errorf("metric %s listed in %s but its event %s is not", name, g, ev)
 				}
 			}
@@ -100,14 +101,14 @@ func planOf(t *testing.T, s *Set, c testCPU, names ...string) Plan {
 	for _, name := range sel {
 		placed := false
 		for _, g := range p.Groups {
-			placed = placed || contains(g.Metrics, name)
+			placed = placed || slices.Contains(g.Metrics, name)
 		}
 		for _, u := range p.Unschedulable {
 			placed = placed || u.Metric == name
 		}
 		hw := false
 		for _, ev := range s.Events(name) {
-			hw = hw || NeedsCounter(ev) && !contains(p.Pinned, ev+":D") // pinned: counted, in no group
+			hw = hw || NeedsCounter(ev) && !slices.Contains(p.Pinned, ev+":D") // pinned: counted, in no group
 		}
 		if hw && !placed {
 			t.Errorf("metric %s is in no group and not reported unschedulable", name)

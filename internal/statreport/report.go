@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -225,7 +226,7 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 	}
 	var named []string
 	for _, s := range res.Summary {
-		if n, ok := names[s.Event]; ok && !containsString(named, s.Event) {
+		if n, ok := names[s.Event]; ok && !slices.Contains(named, s.Event) {
 			named = append(named, s.Event)
 			if len(named) == 1 {
 				b.WriteByte('\n')
@@ -283,7 +284,7 @@ func writeMetrics(b *bytes.Buffer, r Report, notes *noteList) {
 		}
 	}
 	for _, t := range titles {
-		if !containsString(ordered, t) {
+		if !slices.Contains(ordered, t) {
 			ordered = append(ordered, t)
 		}
 	}
@@ -347,7 +348,7 @@ func sectionOf(set *metrics.Set, name string) string {
 	}
 	gs := d.Groups()
 	for _, s := range sections {
-		if containsString(gs, s.group) {
+		if slices.Contains(gs, s.group) {
 			return s.title
 		}
 	}
@@ -357,15 +358,6 @@ func sectionOf(set *metrics.Set, name string) string {
 		}
 	}
 	return "Other"
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func joinInts(xs []int) string {
