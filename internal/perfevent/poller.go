@@ -66,15 +66,22 @@ func (p *Poller) Wait(timeout time.Duration) (woken bool, err error) {
 	if p.woken.Load() {
 		return true, nil
 	}
-	ms := -1
+	var deadline time.Time
 	if timeout >= 0 {
-		ms = int(timeout / time.Millisecond)
+		deadline = time.Now().Add(timeout)
 	}
-	n, err := unix.EpollWait(p.epfd, p.events, ms)
-	if err != nil {
-		if errors.Is(err, unix.EINTR) {
-			return p.woken.Load(), nil
+	n, err := 0, unix.EINTR
+	for errors.Is(err, unix.EINTR) { // a signal (the Go runtime sends many) is not a reason to return
+		if p.woken.Load() {
+			return true, nil
 		}
+		ms := -1
+		if timeout >= 0 {
+			ms = max(0, int(time.Until(deadline)/time.Millisecond))
+		}
+		n, err = unix.EpollWait(p.epfd, p.events, ms)
+	}
+	if err != nil {
 		return false, fmt.Errorf("epoll_wait: %w", err)
 	}
 	for _, ev := range p.events[:n] {

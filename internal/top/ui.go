@@ -42,8 +42,10 @@ type ui struct {
 // Run samples and shows the model until ctx ends, q is typed or Count refreshes are done.
 func Run(ctx context.Context, src *Source, m *Model, o UIOptions) error {
 	u := &ui{o: o, m: m, src: src, lastT: time.Now()}
-	src.Synthesize(m.Add)
+	// Counting starts before /proc is read, so a task that starts or execs in between is
+	// seen by one or the other (both is harmless); the other way round it went nameless.
 	src.Start()
+	src.Synthesize(m.Add)
 	keys := make(chan byte, 16)
 	if !o.Stdio {
 		restore, err := unix.Cbreak(int(o.In.Fd()))
