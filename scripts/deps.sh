@@ -8,6 +8,7 @@ PKGS=(
 	# Host: workloads (static C), perf stat as the reference for software events, cachegrind.
 	gcc make libc6-dev
 	linux-perf
+	zstd                      # the zstd command: internal/zstd's frames decoded by libzstd
 	bc python3                # perf's shell tests (make test-perfsuite): shadow_stat.sh computes with bc, json_output.sh lints with python3
 	valgrind
 	# Headless browser: the flame graph (pmc report --html) and pmc compare --html pages are
