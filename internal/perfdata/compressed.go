@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/pmc-tools/pmc/internal/zstd"
 )
 
 // perf record -z: PERF_RECORD_COMPRESSED records hold one zstd stream of ordinary records,
@@ -15,9 +17,9 @@ import (
 // ends with the records) and is handed each record's data in turn.
 //
 // The decoder is the standard library's, which is reachable only as debug/elf's reader of
-// zstd-compressed sections: the stream is presented as the one section of a minimal ELF
-// file. It costs nothing at start-up (debug/elf is linked in anyway); a zstd package of
-// its own would (a table built at every launch).
+// zstd-compressed sections: the stream follows zstd.ELFPrefix, the header of a minimal ELF
+// file whose one section it is. It costs nothing at start-up (debug/elf is linked in
+// anyway); a zstd decoder package would (tables built at every launch).
 
 // inflater holds the records decompressed and not read yet.
 type inflater struct {
@@ -106,35 +108,6 @@ func (z *inflater) stop() {
 
 var errStopped = errors.New("the compressed records ended")
 
-// zstdELF is a 64-bit little-endian ELF header and section table whose section 1, at
-// zstdELFSize, is a zstd-compressed section (SHF_COMPRESSED, ELFCOMPRESS_ZSTD) of
-// unbounded size: the stream follows the header.
-func zstdELF() []byte {
-	le := binary.LittleEndian
-	b := make([]byte, zstdELFSize)
-	copy(b, "\x7fELF\x02\x01\x01")
-	le.PutUint16(b[16:], uint16(elf.ET_REL))
-	le.PutUint16(b[18:], uint16(elf.EM_X86_64))
-	le.PutUint32(b[20:], 1)  // version
-	le.PutUint64(b[40:], 64) // section headers
-	le.PutUint16(b[52:], 64) // ELF header size
-	le.PutUint16(b[58:], 64) // section header size
-	le.PutUint16(b[60:], 2)  // sections: none, the stream
-	sh := b[128:]            // section 1
-	le.PutUint32(sh[4:], uint32(elf.SHT_PROGBITS))
-	le.PutUint64(sh[8:], uint64(elf.SHF_COMPRESSED))
-	le.PutUint64(sh[24:], 192)   // offset
-	le.PutUint64(sh[32:], 1<<62) // size: unbounded
-	le.PutUint64(sh[48:], 1)     // alignment
-	ch := b[192:]                // Elf64_Chdr
-	le.PutUint32(ch[0:], uint32(elf.COMPRESS_ZSTD))
-	le.PutUint64(ch[8:], 1<<62) // the decompressed size: unbounded
-	le.PutUint64(ch[16:], 1)
-	return b
-}
-
-const zstdELFSize = 192 + 24
-
 // feedReader is the decoder's input: the ELF header, then the records' data as feed hands
 // it over; before it waits for more, it says so. Reads come in order.
 type feedReader struct {
@@ -148,15 +121,15 @@ type feedReader struct {
 
 func (r *feedReader) ReadAt(p []byte, off int64) (int, error) {
 	if r.hdr == nil {
-		r.hdr = zstdELF()
+		r.hdr = zstd.ELFPrefix()
 	}
 	n := 0
-	if off < zstdELFSize {
+	if off < zstd.ELFPrefixSize {
 		n = copy(p, r.hdr[off:])
 		off += int64(n)
 	}
 	for n < len(p) {
-		s := off - zstdELFSize - r.base
+		s := off - zstd.ELFPrefixSize - r.base
 		if s < 0 {
 			return n, errors.New("the zstd stream was read out of order")
 		}
