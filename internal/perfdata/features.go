@@ -44,6 +44,7 @@ type Features struct {
 	EventDescs                                         []Event // EVENT_DESC: attr, name and ids
 	EventNames                                         []string
 	Groups                                             []Group // GROUP_DESC
+	Compressed                                         *Compressed
 	Raw                                                map[int][]byte
 	// Skipped says which feature sections could not be decoded (each one line); the rest
 	// of the file is read without them.
@@ -111,7 +112,7 @@ func featureName(bit int) string {
 	names := map[int]string{FeatBuildID: "BUILD_ID", FeatHostname: "HOSTNAME", FeatOSRelease: "OSRELEASE",
 		FeatVersion: "VERSION", FeatArch: "ARCH", FeatNrCPUs: "NRCPUS", FeatCPUDesc: "CPUDESC",
 		FeatCPUID: "CPUID", FeatTotalMem: "TOTAL_MEM", FeatCmdline: "CMDLINE", FeatEventDesc: "EVENT_DESC",
-		FeatGroupDesc: "GROUP_DESC"}
+		FeatGroupDesc: "GROUP_DESC", FeatCompressed: "COMPRESSED"}
 	if n, ok := names[bit]; ok {
 		return n
 	}
@@ -204,6 +205,11 @@ func (f *File) decodeFeature(bit int, b []byte) error {
 			return err
 		}
 		fs.BuildIDs = ids
+	case FeatCompressed:
+		c := &Compressed{Version: d.u32(), Type: d.u32(), Level: d.u32(), Ratio: d.u32(), MmapLen: d.u32()}
+		if d.err == nil {
+			fs.Compressed = c
+		}
 	case FeatGroupDesc:
 		n := d.u32()
 		if uint64(n) > uint64(len(d.b))/12 {

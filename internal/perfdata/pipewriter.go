@@ -61,6 +61,11 @@ func (wr *Writer) closePipe() error {
 	if wr.err != nil {
 		return wr.err
 	}
+	if wr.z != nil {
+		if err := wr.deflateAll(); err != nil {
+			return err
+		}
+	}
 	wr.closed = true
 	var b []byte
 	for _, id := range wr.Features.BuildIDs {

@@ -27,6 +27,13 @@ type Writer struct {
 	err      error
 	closed   bool
 	buf      []byte
+
+	// perf record -z (Compress)
+	z         Compressor
+	zchunk    int
+	zbuf      []byte // records not compressed yet
+	zout8     []byte
+	zin, zout uint64
 }
 
 // NewWriter writes the header and events (attributes and ids) to w, positioned at the start
@@ -108,6 +115,11 @@ func (wr *Writer) WriteRaw(rec []byte) error {
 	if len(rec) < 8 || int(le.Uint16(rec[6:])) != len(rec) {
 		return fmt.Errorf("perf.data writer: a record of %d bytes says it has %d", len(rec), le.Uint16(rec[6:min(8, len(rec))]))
 	}
+	if wr.z != nil {
+		if took, err := wr.deflate(rec); took || err != nil {
+			return err
+		}
+	}
 	if _, err := wr.bw.Write(rec); err != nil {
 		wr.err = err
 		return err
@@ -131,6 +143,11 @@ func (wr *Writer) Write(r Record) error {
 func (wr *Writer) Flush() error {
 	if wr.err != nil {
 		return wr.err
+	}
+	if wr.z != nil {
+		if err := wr.deflateAll(); err != nil {
+			return err
+		}
 	}
 	if err := wr.bw.Flush(); err != nil {
 		wr.err = err
@@ -172,6 +189,9 @@ func (wr *Writer) Close() error {
 		return err
 	}
 	wr.closed = true
+	if c := wr.Features.Compressed; c != nil && wr.zout > 0 {
+		c.Ratio = uint32(float64(wr.zin)/float64(wr.zout) + 0.5)
+	}
 	feats := wr.encodeFeatures()
 	var bitmap [4]uint64
 	var table, body []byte
@@ -220,6 +240,7 @@ func appendString(b []byte, s string) []byte {
 	return append(b, make([]byte, n-len(s))...)
 }
 
+// encodeFeatures encodes the features in the order of their bits, as the table lists them.
 func (wr *Writer) encodeFeatures() []feature {
 	fs := &wr.Features
 	var out []feature
@@ -276,6 +297,11 @@ func (wr *Writer) encodeFeatures() []feature {
 			}
 		}
 		add(FeatEventDesc, b)
+	}
+	if c := fs.Compressed; c != nil {
+		b := le.AppendUint32(le.AppendUint32(nil, c.Version), c.Type)
+		b = le.AppendUint32(le.AppendUint32(b, c.Level), c.Ratio)
+		add(FeatCompressed, le.AppendUint32(b, c.MmapLen))
 	}
 	return out
 }
