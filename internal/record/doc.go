@@ -4,6 +4,9 @@
 // writes what they hold to a perf.data file that perf reads (perfdata.Writer): the tasks
 // that existed before (COMM, MMAP2 from /proc), the kernel's map, the records, and at the
 // end the features, with the build-ids of the mapped files and of the running kernel.
+// With Request.Compression (perf's -z) the writer compresses the records into perf's
+// COMPRESSED records with package zstd's encoder, a stage of the writer that the engine
+// only switches on.
 //
 // It follows the counting side (package stat): the kernel is reached through one seam,
 // Kernel.Open (an Opener, perf_event_open(2) by default), so the engine's own logic (the

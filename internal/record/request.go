@@ -45,6 +45,9 @@ type Request struct {
 	Callchain             bool
 	Cmdline               []string // the CMDLINE feature: how pmc was run
 	RingPages             int      // a power of two; 0: DefaultRingPages
+	// Compression is perf's -z level: the records are written zstd-compressed (perf's
+	// PERF_RECORD_COMPRESSED); 0 writes them as they are.
+	Compression int
 }
 
 // Result is what a recording wrote and what it could not.
@@ -54,6 +57,9 @@ type Result struct {
 	Events     []string // the events sampled (after any fallback)
 	Samples    uint64   // samples in the file
 	Bytes      uint64   // of records in the file
+	// Packed, with Compression: the bytes of records compressed and of the COMPRESSED
+	// records that hold them (perf's "original" size and ratio).
+	Packed struct{ In, Out uint64 }
 	// Lost records and samples the kernel dropped because a ring was full
 	// (PERF_RECORD_LOST, PERF_RECORD_LOST_SAMPLES); they are in the file as such.
 	Lost, LostSamples uint64

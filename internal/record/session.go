@@ -10,6 +10,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/unix"
+	"github.com/pmc-tools/pmc/internal/zstd"
 )
 
 // Session is one recording: counters per event per CPU (and per thread when attached), one
@@ -96,6 +97,11 @@ func (s *Session) start(w io.WriteSeeker) error {
 	}
 	if s.w, err = perfdata.NewWriter(w, evs); err != nil {
 		return fmt.Errorf("writing the recording: %w", err)
+	}
+	if s.req.Compression > 0 {
+		// Each COMPRESSED record decompresses into at most a ring's mapping, as perf's
+		// reader expects.
+		s.w.Compress(zstd.NewEncoder(zstd.Options{Level: s.req.Compression}), s.mmapLen())
 	}
 	s.dec, err = perfdata.NewRawDecoder(evs)
 	for _, ev := range s.events {

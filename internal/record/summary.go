@@ -29,6 +29,11 @@ func (r *Result) Summary(w io.Writer, output string) int {
 			status = 1
 		}
 	}
-	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples) ]\n", mb, output, r.Samples)
+	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples)", mb, output, r.Samples)
+	if r.Packed.Out > 0 {
+		fmt.Fprintf(w, ", compressed (original %.3f MB, ratio is %.3f)", float64(r.Packed.In)/(1<<20),
+			float64(r.Packed.In)/float64(r.Packed.Out))
+	}
+	fmt.Fprintln(w, " ]")
 	return status
 }

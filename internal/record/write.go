@@ -87,6 +87,7 @@ func (s *Session) flush() {
 	} else {
 		s.res.Samples += s.pending
 		s.res.Bytes = s.w.DataSize()
+		s.res.Packed.In, s.res.Packed.Out = s.w.CompressedSizes()
 	}
 	s.pending = 0
 }
@@ -120,8 +121,15 @@ func (s *Session) features() perfdata.Features {
 		fs.NrCPUsOnline = fs.NrCPUsAvailable
 	}
 	fs.BuildIDs = s.buildIDs()
+	if s.req.Compression > 0 {
+		fs.Compressed = &perfdata.Compressed{Type: perfdata.CompressZstd, Level: uint32(s.req.Compression),
+			MmapLen: uint32(s.mmapLen())}
+	}
 	return fs
 }
+
+// mmapLen is the length of a ring's mapping: its data and the control page.
+func (s *Session) mmapLen() int { return (s.ringPages + 1) * os.Getpagesize() }
 
 // buildIDs are the GNU build-ids of the running kernel ([kernel.kallsyms], from
 // /sys/kernel/notes, as perf records it) and of every mapped executable file that has one.
