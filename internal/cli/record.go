@@ -34,6 +34,7 @@ type recordFlags struct {
 	cpus      string
 	output    string
 	embed     bool
+	compress  int
 	changed   func(string) bool
 }
 
@@ -50,7 +51,9 @@ hardware PMU pmc samples cpu-clock instead, and where the kernel refuses kernel-
 sampling (perf_event_paranoid 2) user space only, and says so. An existing recording is
 kept as FILE.old once the new one is complete (a symlink is moved itself, as perf does); a
 failed recording leaves FILE as it was. Lost samples, throttling and a full disk are
-reported; the workload runs on and what was written stays readable.`,
+reported; the workload runs on and what was written stays readable. -z writes the records
+zstd-compressed as perf record -z does (PERF_RECORD_COMPRESSED, which perf and pmc read):
+long recordings on a board's SD card take several times less room.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f.changed = cmd.Flags().Changed
@@ -68,6 +71,8 @@ reported; the workload runs on and what was written stays readable.`,
 	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "sample every CPU")
 	fl.StringVarP(&f.cpus, "cpu", "C", "", "sample these CPUs only (e.g. 0-3,6)")
 	fl.StringVarP(&f.output, "output", "o", "perf.data", "the file to write")
+	fl.IntVarP(&f.compress, "compression-level", "z", 0, "write the records zstd-compressed, as perf record -z (perf reads them): level 1 (fastest, a bare -z) to 22; pmc's encoder compresses levels above 3 as 3")
+	fl.Lookup("compression-level").NoOptDefVal = "1"
 	fl.BoolVar(&f.embed, "embed-symbols", false, "also write FILE.pmcsym: the symbols of the sampled binaries and kernel, so pmc report names them on another machine or after a rebuild")
 	return cmd
 }
@@ -85,6 +90,7 @@ type recordPlan struct {
 	callchain bool
 	output    string
 	embed     bool
+	compress  int // zstd level; 0: none
 }
 
 func (f *recordFlags) plan(args []string) (*recordPlan, error) {
@@ -101,7 +107,10 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 		return nil, fmt.Errorf("-F %d: give a positive frequency, e.g. -F 999", f.freq)
 	case f.output == "":
 		return nil, errors.New("-o: name a file")
+	case f.changed("compression-level") && (f.compress < 1 || f.compress > 22):
+		return nil, fmt.Errorf("--compression-level=%d: give a zstd level from 1 (fastest) to 22 (-z alone is 1)", f.compress)
 	}
+	p.compress = f.compress
 	if f.cgMode != "" {
 		if mode, _, _ := strings.Cut(f.cgMode, ","); mode != "fp" {
 			return nil, fmt.Errorf("--call-graph %s: only fp (frame pointers) is supported", f.cgMode)
@@ -226,7 +235,7 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 // to for the default event) and the command's path.
 func (p *recordPlan) request(e *env, m *host.Machine) (*record.Request, error) {
 	req := &record.Request{Mode: p.mode, Command: p.command, PIDs: p.pids, CPUs: p.cpus, Period: p.period,
-		Freq: p.freq, Callchain: p.callchain, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
+		Freq: p.freq, Callchain: p.callchain, Compression: p.compress, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
 		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]}
 	var err error
 	if req.Events, err = recordEvents(m, p.spec, p.mode); err != nil {
