@@ -43,6 +43,7 @@ type reportFlags struct {
 	branchStack   bool
 	noBranchStack bool
 	http          string
+	stats         bool
 	changed       func(string) bool
 }
 
@@ -104,6 +105,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
 	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
 	fl.BoolVar(&f.noBranchStack, "no-branch-stack", false, "report where samples hit even when they have branch stacks")
+	fl.BoolVar(&f.stats, "stats", false, "print the file's records counted by type and each event's samples (perf report --stats), no report")
 	httpFlag(cmd, &f.http)
 	return cmd
 }
@@ -201,6 +203,9 @@ func runReport(e *env, f *reportFlags) error {
 	keys, err := f.validate()
 	if err != nil {
 		return usageErr(err)
+	}
+	if f.stats {
+		return runReportStats(e, f)
 	}
 	cg, err := parseCallGraph(f.callGraph)
 	if err != nil {
@@ -325,6 +330,15 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 		}
 	}
 	return nil
+}
+
+// runReportStats prints perf report --stats's counts of the file's records.
+func runReportStats(e *env, f *reportFlags) error {
+	st, names, aux, err := driver.Stats(f.syms.options(e, f.input))
+	if err != nil {
+		return err
+	}
+	return proffmt.Stats(e.stdout, st, names, aux)
 }
 
 // What pmc record --embed-symbols uses of the driver, until it moves to its own package.

@@ -54,6 +54,8 @@ type Records struct {
 	err error
 	a   alloc
 	z   inflater // perf record -z's compressed records
+	// zrecords counts the COMPRESSED records read (Next returns what they hold).
+	zrecords int
 }
 
 // alloc hands out Samples and callchains: recycled ones (Records.Recycle) first, else cut
@@ -205,6 +207,7 @@ func (rs *Records) nextRecord() (Record, error) {
 	body := rec[8:]
 	rs.off += int64(hdr.Size)
 	if hdr.Type == RecordCompressed {
+		rs.zrecords++
 		err := rs.z.feed(body, hdr.Offset)
 		rs.br.Discard(int(hdr.Size))
 		if err != nil {

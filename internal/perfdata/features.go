@@ -21,6 +21,7 @@ const (
 	FeatCmdline     = 11
 	FeatEventDesc   = 12
 	FeatGroupDesc   = 17
+	FeatAuxtrace    = 18
 	FeatCompressed  = 27
 	featMax         = 256
 )

@@ -45,11 +45,14 @@ type File struct {
 	r         io.ReaderAt
 	stream    *bufio.Reader // NewPipe's: the data, read once
 	pipeNames []pipeName
-	size      int64
-	order     binary.ByteOrder
-	byID      map[uint64]int
-	layout    idLayout
-	closer    io.Closer
+	// pipeHeaders counts the header records of a pipe by type (perf report --stats counts
+	// them with the rest).
+	pipeHeaders map[uint32]int
+	size        int64
+	order       binary.ByteOrder
+	byID        map[uint64]int
+	layout      idLayout
+	closer      io.Closer
 }
 
 // FormatError is a file that is not perf.data or is damaged; Unsupported is a valid file

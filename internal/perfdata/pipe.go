@@ -104,6 +104,10 @@ func (f *File) readPipeHeader(br *bufio.Reader, off int64) (int64, error) {
 		if err != nil {
 			return 0, formatErr("record type %d at %d: %v", typ, off, err)
 		}
+		if f.pipeHeaders == nil {
+			f.pipeHeaders = map[uint32]int{}
+		}
+		f.pipeHeaders[typ]++
 		br.Discard(size)
 		if n, err := br.Discard(int(skip)); uint64(n) != skip {
 			return 0, formatErr("record type %d at %d: its %d bytes of payload are cut short (%v)", typ, off, skip, err)
