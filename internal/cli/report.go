@@ -44,6 +44,9 @@ type reportFlags struct {
 	noBranchStack bool
 	http          string
 	stats         bool
+	fields        string
+	keysOnly      bool // -F without overhead: no percentages, entries in key order
+	selfOnly      bool // -F overhead,...: the self percentage alone
 	changed       func(string) bool
 }
 
@@ -105,6 +108,7 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.BoolVar(&f.noGroup, "no-group", false, "show a group's events one by one")
 	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
 	fl.BoolVar(&f.noBranchStack, "no-branch-stack", false, "report where samples hit even when they have branch stacks")
+	fl.StringVarP(&f.fields, "fields", "F", "", "show these columns (perf's -F): sort keys, optionally after overhead; without overhead no percentages, entries in the order of their keys")
 	fl.BoolVar(&f.stats, "stats", false, "print the file's records counted by type and each event's samples (perf report --stats), no report")
 	httpFlag(cmd, &f.http)
 	return cmd
@@ -187,8 +191,15 @@ func (f *reportFlags) validate() ([]string, error) {
 	if err := checkPercentLimit(f.percentLimit); err != nil {
 		return nil, err
 	}
+	sort := f.sort
+	if f.fields != "" {
+		var err error
+		if sort, err = f.parseFields(); err != nil {
+			return nil, err
+		}
+	}
 	var keys []string
-	for _, k := range strings.Split(f.sort, ",") {
+	for _, k := range strings.Split(sort, ",") {
 		if k = strings.TrimSpace(k); k != "" {
 			keys = append(keys, k)
 		}
@@ -196,6 +207,20 @@ func (f *reportFlags) validate() ([]string, error) {
 	if err := profile.CheckSort(keys); err != nil {
 		return nil, err
 	}
+	return keys, nil
+}
+
+// parseFields reads -F: perf's output fields, of which pmc shows sort keys, optionally
+// after overhead (the samples' own period). It returns the sort keys.
+func (f *reportFlags) parseFields() (string, error) {
+	if f.changed("sort") {
+		return "", errors.New("-F and --sort: give the keys with one of them (-F shows them in its order)")
+	}
+	keys, overhead := strings.CutPrefix(f.fields, "overhead,")
+	if keys == "" || strings.Contains(","+keys+",", ",overhead") || strings.HasPrefix(keys, "+") {
+		return "", fmt.Errorf("-F %s: give sort keys (%s), optionally after overhead", f.fields, strings.Join(profile.SortKeys, ","))
+	}
+	f.selfOnly, f.keysOnly = overhead, !overhead
 	return keys, nil
 }
 
@@ -253,7 +278,7 @@ func runReport(e *env, f *reportFlags) error {
 		}
 		// perf reading a pipe decides on children before it sees the events: none.
 		o := profile.Options{Sort: keys, Children: in.Chains && !in.Pipe && !f.noChildren, PercentLimit: f.percentLimit,
-			CallGraph: in.Chains, ShownGraph: !f.json}
+			CallGraph: in.Chains, ShownGraph: !f.json, KeysOnly: f.keysOnly, SelfOnly: f.selfOnly}
 		if f.children {
 			o.Children = true
 		}

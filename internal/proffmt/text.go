@@ -87,9 +87,11 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 	fmt.Fprintf(w, "# Samples: %s of event%s '%s'\n", SampleCount(samples), plural, result.Printable(name))
 	fmt.Fprintf(w, "# Event count (approx.): %d\n#\n", r.Total)
 	var heads []string
-	if r.Options.Children {
+	switch {
+	case r.Options.KeysOnly: // perf report -F KEYS: no percentages
+	case r.Options.Children && !r.Options.SelfOnly:
 		heads = append(heads, "Children", "Self")
-	} else {
+	default:
 		heads = append(heads, "Overhead")
 	}
 	nPct := len(heads)
@@ -161,9 +163,15 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 	for i := range heads {
 		dots[i] = strings.Repeat(".", widths[i])
 	}
-	// The header's "# " stands before the first column: rows are two wider there.
+	// The header's "# " stands before the first column: rows are two wider there (a
+	// percentage right-aligned, a key after two spaces).
 	fmt.Fprintf(w, "# %s\n# %s\n#\n", line(heads, true), line(dots, true))
-	widths[0] += 2
+	lead := ""
+	if nPct > 0 {
+		widths[0] += 2
+	} else {
+		lead = "  "
+	}
 	// perf pads every column but a last symbol or source line.
 	padLast := true
 	if k := r.Sort[len(r.Sort)-1]; k == "sym" || k == "srcline" {
@@ -174,6 +182,9 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 	for _, e := range r.Entries {
 		cells = cells[:0]
 		switch {
+		case r.Options.KeysOnly:
+		case r.Options.SelfOnly && r.Members == nil:
+			cells = append(cells, pct(r.Percent(e.Self)))
 		case r.Members != nil && r.Options.Children:
 			cells = append(cells, groupPct(r, e, true), groupPct(r, e, false))
 		case r.Members != nil:
@@ -186,12 +197,15 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 		for _, v := range e.Values {
 			cells = append(cells, printable(v))
 		}
-		row = append(appendLine(row[:0], cells, padLast), '\n')
+		row = append(appendLine(append(row[:0], lead...), cells, padLast), '\n')
 		w.Write(row)
 		if !r.Options.CallGraph {
 			continue
 		}
 		indent := strings.Repeat(" ", widths[0]+2)
+		if nPct == 0 {
+			indent = strings.Repeat(" ", 12) // perf's left margin of a graph
+		}
 		switch {
 		case r.Options.Children && (e.Callees != nil || e.SelfPaths != nil):
 			if writeChildrenGraph(w, r, e, indent) {

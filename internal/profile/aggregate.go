@@ -550,6 +550,15 @@ func (a *Aggregator) report(ev *Event) *Report {
 	}
 	sort.Slice(r.Entries, func(i, j int) bool {
 		a, b := r.Entries[i], r.Entries[j]
+		if o.KeysOnly {
+			return keyLess(o.Sort, a, b)
+		}
+		if o.SelfOnly {
+			if a.Self != b.Self {
+				return a.Self > b.Self
+			}
+			return keyLess(o.Sort, a, b)
+		}
 		if o.Children && a.Children != b.Children {
 			return a.Children > b.Children
 		}

@@ -36,6 +36,11 @@ type Options struct {
 	// Branch is perf's branch view: entries of the samples' branch stacks (Sort is
 	// BranchSort), each branch counted once; samples without a branch stack count nothing.
 	Branch bool
+	// KeysOnly is perf report -F with sort keys and no overhead field: entries in the
+	// order of their keys, no percentage shown. SelfOnly is -F overhead,KEYS: the Self
+	// percentage alone (Overhead), entries by Self then keys, whether or not Children
+	// made them.
+	KeysOnly, SelfOnly bool
 }
 
 // GraphMinPercent is perf report's default call-graph threshold (-g graph,0.5): branches
@@ -168,7 +173,8 @@ func keyLess(keys []string, a, b *Entry) bool {
 				return b.Sym.Unknown
 			}
 			if a.Sym.Unknown && a.Sym.Start != b.Sym.Start {
-				return a.Sym.Start < b.Sym.Start
+				// perf compares the addresses as signed: a kernel's come first
+				return int64(a.Sym.Start) < int64(b.Sym.Start)
 			}
 			if a.Sym.Name != b.Sym.Name {
 				return a.Sym.Name < b.Sym.Name
