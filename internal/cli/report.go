@@ -44,6 +44,8 @@ type reportFlags struct {
 	noBranchStack bool
 	http          string
 	stats         bool
+	header        bool
+	headerOnly    bool
 	fields        string
 	keysOnly      bool // -F without overhead: no percentages, entries in key order
 	selfOnly      bool // -F overhead,...: the self percentage alone
@@ -109,6 +111,8 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.BoolVar(&f.branchStack, "branch-stack", false, "report the samples' branch stacks: source and target of each branch (the default when samples have them)")
 	fl.BoolVar(&f.noBranchStack, "no-branch-stack", false, "report where samples hit even when they have branch stacks")
 	fl.StringVarP(&f.fields, "fields", "F", "", "show these columns (perf's -F): sort keys, optionally after overhead; without overhead no percentages, entries in the order of their keys")
+	fl.BoolVar(&f.header, "header", false, "print the file's header first (perf report --header: its layout, its features, those it lacks)")
+	fl.BoolVar(&f.headerOnly, "header-only", false, "print the file's header alone")
 	fl.BoolVar(&f.stats, "stats", false, "print the file's records counted by type and each event's samples (perf report --stats), no report")
 	httpFlag(cmd, &f.http)
 	return cmd
@@ -229,8 +233,14 @@ func runReport(e *env, f *reportFlags) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	if f.stats {
+	if f.stats || f.headerOnly {
 		return runReportStats(e, f)
+	}
+	if f.header && f.input == "-" {
+		return usageErr(errors.New("--header with -i -: standard input is read once, for the header or the report: use --header-only, or a file"))
+	}
+	if f.header && (f.json || f.folded || f.pprof != "" || f.html != "") {
+		return usageErr(errors.New("--header goes with the text report: drop --json, --folded, --pprof or --html"))
 	}
 	cg, err := parseCallGraph(f.callGraph)
 	if err != nil {
@@ -297,6 +307,11 @@ func runReport(e *env, f *reportFlags) error {
 		agg = a
 		return a, nil
 	}
+	if f.header {
+		if err := writeHeader(e, f, out.main); err != nil {
+			return err
+		}
+	}
 	r, err := load(e, "report", lo)
 	if err != nil {
 		return err
@@ -339,6 +354,10 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 		if err := proffmt.Folded(out.main, p, proffmt.FoldedOptions{Event: ev, Period: true}); err != nil {
 			return err
 		}
+	case text && f.header:
+		if err := proffmt.TextAfterHeader(out.main, p, reports); err != nil {
+			return err
+		}
 	case text:
 		if err := proffmt.Text(out.main, p, reports); err != nil {
 			return err
@@ -357,13 +376,34 @@ func writeReports(out *reportOutputs, p *profile.Profile, agg *profile.Aggregato
 	return nil
 }
 
-// runReportStats prints perf report --stats's counts of the file's records.
+// runReportStats prints the file's header (--header, --header-only) and perf report
+// --stats's counts of its records, no report.
 func runReportStats(e *env, f *reportFlags) error {
+	if f.header || f.headerOnly {
+		if f.stats && f.input == "-" {
+			return usageErr(errors.New("--header with --stats and -i -: standard input is read once: give a file"))
+		}
+		if err := writeHeader(e, f, e.stdout); err != nil {
+			return err
+		}
+	}
+	if !f.stats {
+		return nil
+	}
 	st, names, aux, err := driver.Stats(f.syms.options(e, f.input))
 	if err != nil {
 		return err
 	}
 	return proffmt.Stats(e.stdout, st, names, aux)
+}
+
+// writeHeader writes perf report --header's lines of the file.
+func writeHeader(e *env, f *reportFlags, w io.Writer) error {
+	pf, events, captured, err := driver.Header(f.syms.options(e, f.input))
+	if err != nil {
+		return err
+	}
+	return proffmt.Header(w, pf, proffmt.HeaderInfo{Captured: captured, Events: events})
 }
 
 // What pmc record --embed-symbols uses of the driver, until it moves to its own package.

@@ -27,3 +27,19 @@ func TestReportFieldsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestReportHeaderStdin: standard input is read once, so --header with a report (or with
+// --stats) needs a file; --header-only reads a pipe's header.
+func TestReportHeaderStdin(t *testing.T) {
+	for _, args := range [][]string{{"--header"}, {"--header", "--stats"}, {"--header", "--json"}} {
+		var stdout, stderr bytes.Buffer
+		all := append([]string{"report", "-i", "-"}, args...)
+		if args[len(args)-1] == "--json" {
+			all[2] = "perf.data"
+		}
+		if code := testRun(all, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "--header") ||
+			strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("%q: exit %d, %q", all, code, stderr.String())
+		}
+	}
+}

@@ -20,8 +20,16 @@ const (
 	FeatTotalMem    = 10
 	FeatCmdline     = 11
 	FeatEventDesc   = 12
+	FeatBranchStack = 15
+	FeatPMUMappings = 16
 	FeatGroupDesc   = 17
 	FeatAuxtrace    = 18
+	FeatStat        = 19
+	FeatSampleTime  = 21
+	FeatClockID     = 23
+	FeatDirFormat   = 24
+	FeatCPUPMUCaps  = 28
+	FeatPMUCaps     = 31
 	FeatCompressed  = 27
 	featMax         = 256
 )
@@ -46,7 +54,15 @@ type Features struct {
 	EventNames                                         []string
 	Groups                                             []Group // GROUP_DESC
 	Compressed                                         *Compressed
-	Raw                                                map[int][]byte
+	PMUMappings                                        []PMUMapping // PMU_MAPPINGS
+	// SampleTime is SAMPLE_TIME: the times of the first and last samples (ns).
+	SampleTime [2]uint64
+	ClockRes   uint64 // CLOCKID: the clock's frequency (MHz)
+	DirFormat  uint64 // DIR_FORMAT: the directory data version
+	// PMUCaps are CPU_PMU_CAPS (one entry, PMU "cpu") or PMU_CAPS: capabilities as
+	// "name=value".
+	PMUCaps []PMUCaps
+	Raw     map[int][]byte
 	// Skipped says which feature sections could not be decoded (each one line); the rest
 	// of the file is read without them.
 	Skipped []string
@@ -70,6 +86,18 @@ func (fs *Features) skip(bit int, err error) {
 type Group struct {
 	Name            string // "" for perf's "anon group"
 	Leader, Members int
+}
+
+// PMUMapping is a PMU's name and perf_event_attr type.
+type PMUMapping struct {
+	Name string
+	Type uint32
+}
+
+// PMUCaps are a PMU's capabilities as "name=value" strings, in the file's order.
+type PMUCaps struct {
+	PMU  string
+	Caps []string
 }
 
 // Has says whether the file has feature bit.
@@ -170,6 +198,21 @@ func (d *fbuf) strs() []string {
 	return out
 }
 
+// caps reads a PMU's capabilities: u32 count, then name and value strings.
+func (d *fbuf) caps() []string {
+	n := d.u32()
+	if uint64(n) > uint64(len(d.b))/8 {
+		d.err = fmt.Errorf("%d capabilities in %d bytes", n, len(d.b))
+		return nil
+	}
+	out := make([]string, 0, n)
+	for i := uint32(0); i < n && d.err == nil; i++ {
+		name := d.str()
+		out = append(out, name+"="+d.str())
+	}
+	return out
+}
+
 func cstring(b []byte) string {
 	if i := bytes.IndexByte(b, 0); i >= 0 {
 		b = b[:i]
@@ -206,6 +249,33 @@ func (f *File) decodeFeature(bit int, b []byte) error {
 			return err
 		}
 		fs.BuildIDs = ids
+	case FeatPMUMappings:
+		n := d.u32()
+		if uint64(n) > uint64(len(d.b))/8 {
+			return fmt.Errorf("%d PMUs in %d bytes", n, len(d.b))
+		}
+		for i := uint32(0); i < n && d.err == nil; i++ {
+			m := PMUMapping{Type: d.u32()}
+			m.Name = d.str()
+			fs.PMUMappings = append(fs.PMUMappings, m)
+		}
+	case FeatSampleTime:
+		fs.SampleTime = [2]uint64{d.u64(), d.u64()}
+	case FeatClockID:
+		fs.ClockRes = d.u64()
+	case FeatDirFormat:
+		fs.DirFormat = d.u64()
+	case FeatCPUPMUCaps:
+		fs.PMUCaps = []PMUCaps{{PMU: "cpu", Caps: d.caps()}}
+	case FeatPMUCaps:
+		n := d.u32()
+		if uint64(n) > uint64(len(d.b))/4 {
+			return fmt.Errorf("%d PMUs in %d bytes", n, len(d.b))
+		}
+		for i := uint32(0); i < n && d.err == nil; i++ {
+			caps := d.caps()
+			fs.PMUCaps = append(fs.PMUCaps, PMUCaps{Caps: caps, PMU: d.str()})
+		}
 	case FeatCompressed:
 		c := &Compressed{Version: d.u32(), Type: d.u32(), Level: d.u32(), Ratio: d.u32(), MmapLen: d.u32()}
 		if d.err == nil {

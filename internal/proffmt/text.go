@@ -45,8 +45,18 @@ func columnName(k string) string {
 // (lost samples, sample count, event, total period), the column header, one row per entry,
 // and with a call graph the entry's call tree under it.
 func Text(w io.Writer, p *profile.Profile, reports []*profile.Report) error {
+	return text(w, p, reports, "# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n")
+}
+
+// TextAfterHeader writes the reports as perf report --header does after the header
+// (Header).
+func TextAfterHeader(w io.Writer, p *profile.Profile, reports []*profile.Report) error {
+	return text(w, p, reports, "#\n")
+}
+
+func text(w io.Writer, p *profile.Profile, reports []*profile.Report, intro string) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "# To display the perf.data header info, please use --header/--header-only options.\n#\n#\n")
+	bw.WriteString(intro)
 	fmt.Fprintf(bw, "# Total Lost Samples: %d\n#\n", p.Lost)
 	for i, r := range reports {
 		if i > 0 {
