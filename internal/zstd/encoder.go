@@ -193,6 +193,15 @@ func appendBlockHeader(dst []byte, last bool, typ, size int) []byte {
 // remember adds src to the history, sliding it (the last WindowSize bytes kept) when it
 // is full, and returns where src starts in it.
 func (e *Encoder) remember(src []byte) int {
+	if e.hist == nil {
+		// A stream's history fills up: take its room at once. A frame of known size
+		// needs its size.
+		n := histCap
+		if e.contentSize >= 0 {
+			n = int(min(e.contentSize, histCap))
+		}
+		e.hist = make([]byte, 0, n)
+	}
 	if len(e.hist)+len(src) > histCap {
 		drop := len(e.hist) - WindowSize
 		copy(e.hist, e.hist[drop:])

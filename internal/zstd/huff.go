@@ -131,7 +131,12 @@ func (h *huffEncoder) build() bool {
 	if leaves < 2 {
 		return false
 	}
-	slices.SortStableFunc(h.nodes, func(a, b huffNode) int { return a.freq - b.freq })
+	slices.SortFunc(h.nodes, func(a, b huffNode) int {
+		if a.freq != b.freq {
+			return a.freq - b.freq
+		}
+		return int(a.sym) - int(b.sym)
+	})
 	// Two queues: the leaves by frequency, then the internal nodes in the order made.
 	li, ii := 0, leaves
 	pick := func() int {
