@@ -39,7 +39,7 @@ func (e *Encoder) parse(s, end int) {
 			ml := minMatch + matchLen(h, ip+1-r+minMatch, ip+1+minMatch, end)
 			e.emit(anchor, ip+1, r, ml)
 			ip += 1 + ml
-			anchor = ip
+			ip, anchor = e.repeatNext(ip, limit, end)
 			continue
 		}
 		if cand < 0 || ip-cand > WindowSize || le32(h, cand) != uint32(cur) {
@@ -67,8 +67,27 @@ func (e *Encoder) parse(s, end int) {
 		if ip-2 < limit {
 			e.table[hash6(le64(h, ip-2), e.hashLog)] = int32(ip-2) + e.origin
 		}
+		ip, anchor = e.repeatNext(ip, limit, end)
 	}
 	e.lits = append(e.lits, h[anchor:end]...)
+}
+
+// repeatNext takes, right after a match that ends at ip, the data that the previous
+// offset (the second repeat offset) repeats: a sequence without literals whose offset
+// costs no bits (perf's records interleave two distances: the previous record of the
+// same kind, and the field seen elsewhere). It returns where matching goes on.
+func (e *Encoder) repeatNext(ip, limit, end int) (int, int) {
+	h := e.hist
+	for ip < limit {
+		r := int(e.rep[1])
+		if ip-r < 0 || le32(h, ip-r) != le32(h, ip) {
+			break
+		}
+		ml := minMatch + matchLen(h, ip-r+minMatch, ip+minMatch, end)
+		e.emit(ip, ip, r, ml)
+		ip += ml
+	}
+	return ip, ip
 }
 
 // matchLen counts the bytes from a that equal those from b, b's run ending at end.
