@@ -17,7 +17,10 @@ import (
 )
 
 // copyFile writes f's events, records and features to path with the Writer.
-func copyFile(t *testing.T, f *File, recs []Record, path string) {
+func copyFile(t *testing.T, f *File, recs []Record, path string) { copyWith(t, f, recs, path, nil) }
+
+// copyWith is copyFile with setup called on the Writer before the records are written.
+func copyWith(t *testing.T, f *File, recs []Record, path string, setup func(*Writer)) {
 	t.Helper()
 	out, err := os.Create(path)
 	if err != nil {
@@ -29,6 +32,9 @@ func copyFile(t *testing.T, f *File, recs []Record, path string) {
 		t.Fatal(err)
 	}
 	w.Features = f.Features
+	if setup != nil {
+		setup(w)
+	}
 	for _, r := range recs {
 		if err := w.Write(r); err != nil {
 			t.Fatal(err)

@@ -16,26 +16,10 @@ import (
 // chunk bytes at most in each COMPRESSED record.
 func compressedCopy(t *testing.T, f *File, recs []Record, path string, chunk int) {
 	t.Helper()
-	out, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	w, err := NewWriter(out, f.Events)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Compress(zstd.NewEncoder(zstd.Options{Level: 1}), chunk)
-	w.Features = f.Features
-	w.Features.Compressed = &Compressed{Type: CompressZstd, Level: 1, MmapLen: 129 << 12}
-	for _, r := range recs {
-		if err := w.Write(r); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	copyWith(t, f, recs, path, func(w *Writer) {
+		w.Compress(zstd.NewEncoder(zstd.Options{Level: 1}), chunk)
+		w.Features.Compressed = &Compressed{Type: CompressZstd, Level: 1, MmapLen: 129 << 12}
+	})
 }
 
 // topTypes counts the records of a file's data section as they lie in it (compressed ones

@@ -2,12 +2,11 @@ package zstd
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
 // corpus is the perf.data files of test/perfcorpus (perf 3.2 to 6.12, four architectures):
@@ -19,16 +18,7 @@ func corpus(t testing.TB) map[string][]byte {
 	}
 	m := map[string][]byte{}
 	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(zr)
-		f.Close()
+		b, err := testenv.ReadGzip(p)
 		if err != nil {
 			t.Fatal(err)
 		}
