@@ -164,7 +164,7 @@ func TestAnnotateFromArchive(t *testing.T) {
 		t.Fatal(err)
 	}
 	var arch bytes.Buffer
-	if err := symbol.WriteArchive(&arch, keepCode(p, sampledTables(p, false), symfs)); err != nil {
+	if err := symbol.WriteArchive(&arch, driver.KeepCode(p, sampledTables(p, false), symfs)); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(file, data, 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
@@ -281,17 +282,17 @@ func embedSymbols(e *env, m *host.Machine, perfData string, out *outfile.File) e
 	res := symbol.NewResolver(os.DirFS("/"))
 	var kernelErr error
 	res.LoadKernel = func() (*symbol.Table, error) {
-		t, err := readKernel(m, "")
+		t, err := driver.RunningKernel(m)
 		kernelErr = err
 		return t, err
 	}
-	keep := func(p *profile.Profile, tables []*symbol.Table) []*symbol.Table { return keepCode(p, tables, "/") }
+	keep := func(p *profile.Profile, tables []*symbol.Table) []*symbol.Table { return driver.KeepCode(p, tables, "/") }
 	p, n, err := record.Embed(perfData, out, res, keep)
 	if err != nil {
 		out.Abort()
 		return fmt.Errorf("writing %s: %w", out.Name(), err)
 	}
-	symbolWarnings(e.stderr, "report", p, kernelErr)
+	warn(e, "record", driver.SymbolWarnings(p, kernelErr))
 	if err := out.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", out.Name(), err)
 	}

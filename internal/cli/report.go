@@ -15,11 +15,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/pmc-tools/pmc/internal/driver"
-	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/outfile"
 	"github.com/pmc-tools/pmc/internal/proffmt"
 	"github.com/pmc-tools/pmc/internal/profile"
-	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
 // reportFlags are the raw flag values of `pmc report`.
@@ -406,11 +404,6 @@ func writeHeader(e *env, f *reportFlags, w io.Writer) error {
 	return proffmt.Header(w, pf, proffmt.HeaderInfo{Captured: captured, Events: events})
 }
 
-// What pmc record --embed-symbols uses of the driver, until it moves to its own package.
-
-// readKernel reads the running kernel's symbols (m's /proc/kallsyms).
-func readKernel(m *host.Machine, _ string) (*symbol.Table, error) { return driver.RunningKernel(m) }
-
 // callGraph is -g's value: perf's "graph,0.5,caller" and its short forms.
 type callGraph struct{ on, caller bool }
 
@@ -430,16 +423,4 @@ func parseCallGraph(v string) (callGraph, error) {
 		}
 	}
 	return cg, nil
-}
-
-// symbolWarnings says once per DSO that got samples why it has no symbols.
-func symbolWarnings(w io.Writer, cmd string, p *profile.Profile, kernelErr error) {
-	for _, s := range driver.SymbolWarnings(p, kernelErr) {
-		warnf(w, "pmc %s: %s", cmd, s)
-	}
-}
-
-// keepCode adds the sampled functions' machine code to the tables (driver.KeepCode).
-func keepCode(p *profile.Profile, tables []*symbol.Table, symfs string) []*symbol.Table {
-	return driver.KeepCode(p, tables, symfs)
 }
