@@ -215,6 +215,9 @@ func (rs *Records) nextRecord() (Record, error) {
 		}
 		return nil, nil
 	}
+	if rs.f.Pipe && hdr.Type == RecordHeaderBuildID {
+		rs.f.pipeRecord(hdr.Type, rec) // a pipe's build ids may come last: Features has them once read
+	}
 	skip := payload(hdr, body, rs.f.order)
 	r, err := rs.f.decode(hdr, body, &rs.a)
 	rs.br.Discard(int(hdr.Size))

@@ -100,7 +100,7 @@ func (f *File) readPipeHeader(br *bufio.Reader, off int64) (int64, error) {
 		if len(rec) < size {
 			return 0, formatErr("record type %d at %d: the pipe ends inside it (%v)", typ, off, err)
 		}
-		skip, err := f.pipeRecord(typ, rec[8:])
+		skip, err := f.pipeRecord(typ, rec)
 		if err != nil {
 			return 0, formatErr("record type %d at %d: %v", typ, off, err)
 		}
@@ -131,10 +131,11 @@ func pipeHeaderRecord(typ uint32) bool {
 	return false
 }
 
-// pipeRecord applies one header record of a pipe and returns the size of the payload that
-// follows it outside the record.
-func (f *File) pipeRecord(typ uint32, body []byte) (uint64, error) {
+// pipeRecord applies one header record of a pipe (rec, its header included) and returns
+// the size of the payload that follows it outside the record.
+func (f *File) pipeRecord(typ uint32, rec []byte) (uint64, error) {
 	o := f.order
+	body := rec[8:]
 	switch typ {
 	case RecordHeaderAttr:
 		if len(f.Events) >= maxAttrs {
@@ -161,10 +162,7 @@ func (f *File) pipeRecord(typ uint32, body []byte) (uint64, error) {
 		}
 		return (uint64(o.Uint32(body)) + 7) &^ 7, nil
 	case RecordHeaderBuildID:
-		// One build_id_event, as in the BUILD_ID feature but with its own record header.
-		rec := make([]byte, 8+len(body))
-		o.PutUint16(rec[6:], uint16(len(rec)))
-		copy(rec[8:], body)
+		// One build_id_event, as in the BUILD_ID feature (its misc the cpumode).
 		if ids, err := decodeBuildIDs(rec, o); err == nil {
 			f.Features.BuildIDs = append(f.Features.BuildIDs, ids...)
 		}

@@ -61,6 +61,9 @@ func TestPipeWriterRoundTrip(t *testing.T) {
 			if !reflect.DeepEqual(withoutOffsets(got), withoutOffsets(recs)) {
 				t.Errorf("%d records read back, want the %d written", len(got), len(recs))
 			}
+			if len(f.Features.BuildIDs) == 0 || !reflect.DeepEqual(g.Features.BuildIDs, f.Features.BuildIDs) {
+				t.Errorf("build ids read back %v, want %v", g.Features.BuildIDs, f.Features.BuildIDs)
+			}
 		})
 	}
 }
