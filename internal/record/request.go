@@ -48,6 +48,8 @@ type Request struct {
 	// Compression is perf's -z level: the records are written zstd-compressed (perf's
 	// PERF_RECORD_COMPRESSED); 0 writes them as they are.
 	Compression int
+	// Pipe writes perf's pipe format (perf record -o -) to a stream that need not seek.
+	Pipe bool
 }
 
 // Result is what a recording wrote and what it could not.

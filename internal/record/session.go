@@ -40,11 +40,11 @@ type Session struct {
 	ran       bool
 }
 
-// Start prepares a recording into w (at its start, seekable): it starts the workload (not
-// yet exec'd), opens the counters with their fallbacks, maps the rings and writes the
-// file's header. On an error everything opened is released and the workload killed;
+// Start prepares a recording into w (a file at its start, or any stream with req.Pipe): it
+// starts the workload (not yet exec'd), opens the counters with their fallbacks, maps the
+// rings and writes the file's header. On an error everything opened is released and the workload killed;
 // nothing was recorded, so the caller drops the output.
-func Start(req *Request, k Kernel, w io.WriteSeeker) (*Session, error) {
+func Start(req *Request, k Kernel, w io.Writer) (*Session, error) {
 	if len(req.Events) == 0 {
 		return nil, errors.New("no event to sample")
 	}
@@ -62,7 +62,7 @@ func Start(req *Request, k Kernel, w io.WriteSeeker) (*Session, error) {
 	return s, nil
 }
 
-func (s *Session) start(w io.WriteSeeker) error {
+func (s *Session) start(w io.Writer) error {
 	if len(s.cpus) == 0 {
 		s.cpus = s.k.Machine.PMUs.Online
 	}
@@ -95,7 +95,7 @@ func (s *Session) start(w io.WriteSeeker) error {
 	if err != nil {
 		return err
 	}
-	if s.w, err = perfdata.NewWriter(w, evs); err != nil {
+	if s.w, err = s.newWriter(w, evs); err != nil {
 		return fmt.Errorf("writing the recording: %w", err)
 	}
 	if s.req.Compression > 0 {

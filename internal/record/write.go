@@ -107,7 +107,10 @@ func (s *Session) finish() {
 	if s.werr != nil {
 		return // the header already describes every whole round written
 	}
-	s.w.Features = s.features()
+	if !s.req.Pipe { // a pipe's went first
+		s.w.Features = s.features()
+	}
+	s.w.Features.BuildIDs = s.buildIDs()
 	s.write(s.w.Close())
 }
 
@@ -120,7 +123,6 @@ func (s *Session) features() perfdata.Features {
 	if fs.NrCPUsOnline == 0 {
 		fs.NrCPUsOnline = fs.NrCPUsAvailable
 	}
-	fs.BuildIDs = s.buildIDs()
 	if s.req.Compression > 0 {
 		fs.Compressed = &perfdata.Compressed{Type: perfdata.CompressZstd, Level: uint32(s.req.Compression),
 			MmapLen: uint32(s.mmapLen())}
