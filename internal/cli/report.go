@@ -47,6 +47,7 @@ type reportFlags struct {
 	fields        string
 	keysOnly      bool // -F without overhead: no percentages, entries in key order
 	selfOnly      bool // -F overhead,...: the self percentage alone
+	tasks         bool
 	changed       func(string) bool
 }
 
@@ -112,6 +113,9 @@ Exports: --json (pmc.report/v1), --folded stacks, --pprof FILE, --html FILE (fla
 	fl.BoolVar(&f.header, "header", false, "print the file's header first (perf report --header: its layout, its features, those it lacks)")
 	fl.BoolVar(&f.headerOnly, "header-only", false, "print the file's header alone")
 	fl.BoolVar(&f.stats, "stats", false, "print the file's records counted by type and each event's samples (perf report --stats), no report")
+	fl.BoolVar(&f.tasks, "tasks", false, "list the recorded threads as a tree of who forked whom (perf report --tasks), nothing else")
+	fl.BoolVar(&f.tasks, "task", false, "--tasks")
+	fl.MarkHidden("task") // perf takes any unambiguous prefix of --tasks
 	httpFlag(cmd, &f.http)
 	return cmd
 }
@@ -190,6 +194,9 @@ func (f *reportFlags) validate() ([]string, error) {
 	if f.json && f.folded {
 		return nil, errors.New("--json and --folded both write to stdout (or -o): choose one")
 	}
+	if f.tasks && (f.json || f.folded || f.pprof != "" || f.html != "") {
+		return nil, errors.New("--tasks lists the threads only: drop --json, --folded, --pprof and --html")
+	}
 	if err := checkPercentLimit(f.percentLimit); err != nil {
 		return nil, err
 	}
@@ -243,6 +250,9 @@ func runReport(e *env, f *reportFlags) error {
 	cg, err := parseCallGraph(f.callGraph)
 	if err != nil {
 		return usageErr(err)
+	}
+	if f.tasks {
+		return runTasks(e, f)
 	}
 	out := &reportOutputs{main: e.stdout}
 	ok := false
@@ -423,4 +433,24 @@ func parseCallGraph(v string) (callGraph, error) {
 		}
 	}
 	return cg, nil
+}
+
+// runTasks prints the recording's threads (--tasks) to stdout or -o.
+func runTasks(e *env, f *reportFlags) error {
+	t, err := driver.Tasks(f.syms.options(e, f.input))
+	if err != nil {
+		return err
+	}
+	if f.output == "" {
+		return proffmt.Tasks(e.stdout, t)
+	}
+	out, err := outfile.Create(f.output, outfile.Replace)
+	if err != nil {
+		return err
+	}
+	if err := proffmt.Tasks(out, t); err != nil {
+		out.Abort()
+		return err
+	}
+	return out.Close()
 }

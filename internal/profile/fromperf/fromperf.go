@@ -30,16 +30,37 @@ func Feed(f *perfdata.File, b *profile.Builder) error {
 			c.buildIDs[id.Filename] = hex.EncodeToString(id.ID)
 		}
 	}
-	for i, ev := range f.Events {
+	for i := range f.Events {
 		b.Event(uint64(i), EventName(f, i))
-		c.timed = c.timed || (ev.Attr.SampleType&perfdata.SampleTime != 0 && (ev.Attr.SampleIDAll() || len(f.Events) == 1))
 	}
+	c.timed = timed(f)
 	for _, g := range f.Features.Groups {
 		b.Group(g.Leader, g.Members, g.Name)
 	}
 	// perf's machine names the idle task before any record does.
 	b.Comm(profile.CommEvent{Pid: 0, Tid: 0, Comm: "swapper"})
-	rs := f.Records()
+	return c.run()
+}
+
+// Tasks reads the task records of f (COMM, FORK, EXIT) into t, in perf report's order.
+func Tasks(f *perfdata.File, t *profile.Tasks) error {
+	c := &converter{f: f, tasks: t, timed: timed(f)}
+	return c.run()
+}
+
+// timed says whether every record of f has a time, which orders them.
+func timed(f *perfdata.File) bool {
+	for _, ev := range f.Events {
+		if ev.Attr.SampleType&perfdata.SampleTime != 0 && (ev.Attr.SampleIDAll() || len(f.Events) == 1) {
+			return true
+		}
+	}
+	return false
+}
+
+// run reads every record, in order, to the converter's end.
+func (c *converter) run() error {
+	rs := c.f.Records()
 	c.rs = rs
 	for {
 		r, err := rs.Next()
@@ -83,6 +104,7 @@ type converter struct {
 	f        *perfdata.File
 	rs       *perfdata.Records
 	b        *profile.Builder
+	tasks    *profile.Tasks // instead of b: the task records alone
 	buildIDs map[string]string
 	timed    bool
 	q        queue
@@ -93,6 +115,10 @@ type converter struct {
 }
 
 func (c *converter) add(r perfdata.Record) {
+	if s, ok := r.(*perfdata.Sample); ok && c.tasks != nil {
+		c.rs.Recycle(s) // the task records alone matter
+		return
+	}
 	if _, ok := r.(*perfdata.FinishedRound); ok {
 		c.flush(c.limit)
 		c.limit = c.maxTime
@@ -157,6 +183,10 @@ func (c *converter) flush(limit uint64) {
 }
 
 func (c *converter) deliver(r perfdata.Record) {
+	if c.tasks != nil {
+		c.task(r)
+		return
+	}
 	b := c.b
 	switch r := r.(type) {
 	case *perfdata.Sample:
@@ -176,6 +206,17 @@ func (c *converter) deliver(r perfdata.Record) {
 		b.Lost(r.Lost)
 	case *perfdata.LostSamples:
 		b.Lost(r.Lost)
+	}
+}
+
+func (c *converter) task(r perfdata.Record) {
+	switch r := r.(type) {
+	case *perfdata.Comm:
+		c.tasks.Comm(profile.CommEvent{Pid: int(int32(r.PID)), Tid: int(int32(r.TID)), Comm: r.Comm})
+	case *perfdata.Task:
+		if r.Type == perfdata.RecordFork {
+			c.tasks.Fork(profile.ForkEvent{Pid: int(int32(r.PID)), PPid: int(int32(r.PPID)), Tid: int(int32(r.TID)), PTid: int(int32(r.PTID))})
+		}
 	}
 }
 
