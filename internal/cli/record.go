@@ -110,6 +110,8 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 		return nil, errors.New("-o: name a file")
 	case f.changed("compression-level") && (f.compress < 1 || f.compress > 22):
 		return nil, fmt.Errorf("--compression-level=%d: give a zstd level from 1 (fastest) to 22 (-z alone is 1)", f.compress)
+	case f.output == "-" && f.embed:
+		return nil, errors.New("--embed-symbols writes FILE.pmcsym beside the recording: give -o a file, not -")
 	}
 	p.compress = f.compress
 	if f.cgMode != "" {
@@ -177,8 +179,8 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 	}
 	// Both outputs are opened before anything runs: a path that cannot be written fails
 	// first. outfile keeps an existing recording as FILE.old once the new one is complete,
-	// and an abort removes only what pmc created.
-	out, err := outfile.Create(p.output, outfile.Rotate)
+	// and an abort removes only what pmc created. -o - is perf's pipe format on stdout.
+	out, err := p.open(e, req)
 	if err != nil {
 		return err
 	}
@@ -286,7 +288,9 @@ func embedSymbols(e *env, m *host.Machine, perfData string, out *outfile.File) e
 		kernelErr = err
 		return t, err
 	}
-	keep := func(p *profile.Profile, tables []*symbol.Table) []*symbol.Table { return driver.KeepCode(p, tables, "/") }
+	keep := func(p *profile.Profile, tables []*symbol.Table) []*symbol.Table {
+		return driver.KeepCode(p, tables, "/")
+	}
 	p, n, err := record.Embed(perfData, out, res, keep)
 	if err != nil {
 		out.Abort()
