@@ -579,6 +579,12 @@ func TestSummary(t *testing.T) {
 		t.Errorf("summary:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
+	r = &Result{Samples: 10, Bytes: 1 << 19, Unwritten: 4, WriteErr: fmt.Errorf("write /dev/stdout: %w", unix.EPIPE)}
+	if st := r.Summary(&b, "-"); st != 1 || b.String() != "pmc record: write /dev/stdout: broken pipe: standard output took 10 samples (0.500 MB) before; "+
+		"4 samples after them were not written (the workload ran on)\n[ pmc record: Captured and wrote 0.500 MB - (10 samples) ]\n" {
+		t.Errorf("a broken pipe: status %d, %q", st, b.String())
+	}
+	b.Reset()
 	if st := (&Result{ExitStatus: 3, Samples: 1}).Summary(&b, "x"); st != 3 || b.String() != "[ pmc record: Captured and wrote 0.000 MB x (1 samples) ]\n" {
 		t.Errorf("status %d, %q", st, b.String())
 	}

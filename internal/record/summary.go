@@ -22,12 +22,16 @@ func (r *Result) Summary(w io.Writer, output string) int {
 	}
 	mb := float64(r.Bytes) / (1 << 20)
 	status := r.ExitStatus
-	if r.WriteErr != nil {
+	switch {
+	case r.WriteErr != nil && output == "-": // how much of it the reader took is its own
+		fmt.Fprintf(w, "pmc record: %v: standard output took %d samples (%.3f MB) before; "+
+			"%d samples after them were not written (the workload ran on)\n", r.WriteErr, r.Samples, mb, r.Unwritten)
+	case r.WriteErr != nil:
 		fmt.Fprintf(w, "pmc record: %v: %s keeps the first %d samples (%.3f MB), which perf and pmc read; "+
 			"%d samples after them were not written (the workload ran on)\n", r.WriteErr, output, r.Samples, mb, r.Unwritten)
-		if status == 0 {
-			status = 1
-		}
+	}
+	if r.WriteErr != nil && status == 0 {
+		status = 1
 	}
 	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples)", mb, output, r.Samples)
 	if r.Packed.Out > 0 {
