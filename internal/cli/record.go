@@ -36,6 +36,8 @@ type recordFlags struct {
 	output    string
 	embed     bool
 	compress  int
+	offCPU    bool
+	quiet     bool
 	changed   func(string) bool
 }
 
@@ -74,6 +76,8 @@ long recordings on a board's SD card take several times less room.`,
 	fl.StringVarP(&f.output, "output", "o", "perf.data", "the file to write")
 	fl.IntVarP(&f.compress, "compression-level", "z", 0, "write the records zstd-compressed, as perf record -z (perf reads them): level 1 (fastest, a bare -z) to 22; pmc's encoder compresses levels above 3 as 3")
 	fl.Lookup("compression-level").NoOptDefVal = "1"
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "say nothing but what was lost or failed (no summary line, no notes on fallbacks)")
+	fl.BoolVar(&f.offCPU, "off-cpu", false, "refused: off-CPU time needs BPF, which pmc does not have (perf's BUILD_BPF_SKEL=1 build records it)")
 	fl.BoolVar(&f.embed, "embed-symbols", false, "also write FILE.pmcsym: the symbols of the sampled binaries and kernel, so pmc report names them on another machine or after a rebuild")
 	return cmd
 }
@@ -100,6 +104,9 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 		p.spec, p.defaulted = "cycles", true
 	}
 	switch {
+	case f.offCPU:
+		return nil, errors.New("--off-cpu samples where tasks sleep with BPF programs, and pmc has no BPF " +
+			"(perf needs its BUILD_BPF_SKEL=1 build for it): record it with such a perf")
 	case f.changed("count") && f.changed("freq"):
 		return nil, errors.New("-c and -F both set the sampling rate: choose one")
 	case f.changed("count") && f.period == 0:
@@ -208,6 +215,9 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 	}
 	defer s.Close()
 	for _, n := range s.Notes() {
+		if f.quiet {
+			break
+		}
 		fmt.Fprintln(e.stderr, "pmc record: "+n)
 	}
 	res, err := s.Run(sigCtx)
@@ -220,7 +230,11 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 		}
 		return fmt.Errorf("recording to %s: %w", p.output, err)
 	}
-	status := res.Summary(e.stderr, p.output)
+	summary := res.Summary
+	if f.quiet {
+		summary = res.Losses
+	}
+	status := summary(e.stderr, p.output)
 	if archive != nil && res.WriteErr == nil {
 		if err := embedSymbols(e, m, p.output, archive); err != nil {
 			return err

@@ -142,11 +142,25 @@ func TestRecordUsageErrors(t *testing.T) {
 		{[]string{"record", "--call-graph", "dwarf", "true"}, "only fp"},
 		{[]string{"record", "-p", "1", "-a"}, "different modes"},
 		{[]string{"record", "-p", "x"}, "not a process id"},
+		{[]string{"record", "--off-cpu", "true"}, "BUILD_BPF_SKEL"}, // what perf's record_offcpu.sh looks for
+		{[]string{"record", "-o", "-", "--embed-symbols", "true"}, "give -o a file"},
 	} {
 		var stdout, stderr bytes.Buffer
 		if code := testRun(c.args, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), c.want) ||
 			strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("%q: exit %d, %q (want one line with %q)", c.args, code, stderr.String(), c.want)
 		}
+	}
+}
+
+// -q says nothing about a recording that lost nothing (perf's record.sh and
+// record_offcpu.sh pass it); the file is whole.
+func TestRecordQuiet(t *testing.T) {
+	path, stderr := recordLoop(t, "-q")
+	if stderr != "" {
+		t.Errorf("pmc record -q printed %q", stderr)
+	}
+	if n, _ := readSamples(t, path); n < 50 {
+		t.Errorf("%d samples in the quiet recording", n)
 	}
 }

@@ -5,10 +5,23 @@ import (
 	"io"
 )
 
-// Summary writes what the recording lost and perf's summary line
+// Summary writes what the recording lost (Losses) and perf's summary line
 // ("[ ... Captured and wrote N MB FILE (K samples) ]") to w, and returns the exit status:
 // the workload's, else 1 when samples could not be written.
 func (r *Result) Summary(w io.Writer, output string) int {
+	status := r.Losses(w, output)
+	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples)", float64(r.Bytes)/(1<<20), output, r.Samples)
+	if r.Packed.Out > 0 {
+		fmt.Fprintf(w, ", compressed (original %.3f MB, ratio is %.3f)", float64(r.Packed.In)/(1<<20),
+			float64(r.Packed.In)/float64(r.Packed.Out))
+	}
+	fmt.Fprintln(w, " ]")
+	return status
+}
+
+// Losses writes what the recording lost, if anything (what perf record -q still says), and
+// returns the exit status as Summary does.
+func (r *Result) Losses(w io.Writer, output string) int {
 	if r.Lost > 0 || r.LostSamples > 0 {
 		fmt.Fprintf(w, "pmc record: lost %d records and %d samples: the rings filled up; sample less often (-F, -c)\n",
 			r.Lost, r.LostSamples)
@@ -33,11 +46,5 @@ func (r *Result) Summary(w io.Writer, output string) int {
 	if r.WriteErr != nil && status == 0 {
 		status = 1
 	}
-	fmt.Fprintf(w, "[ pmc record: Captured and wrote %.3f MB %s (%d samples)", mb, output, r.Samples)
-	if r.Packed.Out > 0 {
-		fmt.Fprintf(w, ", compressed (original %.3f MB, ratio is %.3f)", float64(r.Packed.In)/(1<<20),
-			float64(r.Packed.In)/float64(r.Packed.Out))
-	}
-	fmt.Fprintln(w, " ]")
 	return status
 }
