@@ -40,10 +40,14 @@ func layoutOf(evs []Event) (idLayout, error) {
 		}
 	}
 	if len(evs) > 1 && l.sample < 0 {
-		return l, formatErr("%d events but samples carry no event id", len(evs))
+		return l, fmt.Errorf("%w: %d events but samples carry no event id", errNoSampleID, len(evs))
 	}
 	return l, nil
 }
+
+// errNoSampleID: samples could not say their event. A file without samples (perf stat
+// record's, whose pipe attributes have no sample type) is still read.
+var errNoSampleID = formatErr("no event id in samples")
 
 // Records reads the data section's records in file order.
 type Records struct {
@@ -313,6 +317,9 @@ func (f *File) decode(hdr RecordHeader, body []byte, a *alloc) (Record, error) {
 		if hdr.Type == RecordFinishedRound {
 			return &FinishedRound{hdr}, nil
 		}
+		if r, ok, err := f.decodeStatRecord(hdr, body); ok {
+			return r, err
+		}
 		return &Unknown{hdr, append([]byte(nil), body...)}, nil
 	}
 	switch hdr.Type {
@@ -413,6 +420,9 @@ func (f *File) trailer(body []byte) (Origin, []byte, error) {
 const maxCallchain = 1 << 13
 
 func (f *File) decodeSample(hdr RecordHeader, body []byte, a *alloc) (Record, error) {
+	if f.sampleErr != nil {
+		return nil, f.sampleErr
+	}
 	s := a.sample()
 	s.RecordHeader = hdr
 	if f.layout.sample >= 0 {

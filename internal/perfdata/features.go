@@ -24,7 +24,7 @@ const (
 	FeatPMUMappings = 16
 	FeatGroupDesc   = 17
 	FeatAuxtrace    = 18
-	FeatStat        = 19
+	FeatStat        = 19 // a flag (its section is empty): the data holds perf stat record's counts
 	FeatSampleTime  = 21
 	FeatClockID     = 23
 	FeatDirFormat   = 24
@@ -62,6 +62,7 @@ type Features struct {
 	// PMUCaps are CPU_PMU_CAPS (one entry, PMU "cpu") or PMU_CAPS: capabilities as
 	// "name=value".
 	PMUCaps []PMUCaps
+	Stat    bool // STAT: the data holds perf stat record's counts
 	Raw     map[int][]byte
 	// Skipped says which feature sections could not be decoded (each one line); the rest
 	// of the file is read without them.
@@ -243,6 +244,8 @@ func (f *File) decodeFeature(bit int, b []byte) error {
 		fs.TotalMemKB = d.u64()
 	case FeatCmdline:
 		fs.Cmdline = d.strs()
+	case FeatStat:
+		fs.Stat = true
 	case FeatBuildID:
 		ids, err := decodeBuildIDs(b, f.order)
 		if err != nil {

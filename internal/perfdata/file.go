@@ -28,6 +28,25 @@ type Event struct {
 	Attr Attr
 	IDs  []uint64
 	Name string
+	// Unit and Scale are what perf stat prints its counts in ("msec" and 1e-6 for a
+	// clock's ns), from a pipe's EVENT_UPDATE records; a file's come as records.
+	Unit  string
+	Scale float64
+}
+
+// update applies an EVENT_UPDATE record: a name the event does not have yet, its unit or
+// its scale.
+func (ev *Event) update(u *EventUpdate) {
+	switch u.Kind {
+	case EventUpdateName:
+		if ev.Name == "" {
+			ev.Name = u.Name
+		}
+	case EventUpdateUnit:
+		ev.Unit = u.Unit
+	case EventUpdateScale:
+		ev.Scale = u.Scale
+	}
 }
 
 // File is an opened perf.data file. Its records are read with Records.
@@ -42,16 +61,17 @@ type File struct {
 	// of a header, the data to the end of the file or stream.
 	Pipe bool
 
-	r         io.ReaderAt
-	stream    *bufio.Reader // NewPipe's: the data, read once
-	pipeNames []pipeName
+	r      io.ReaderAt
+	stream *bufio.Reader // NewPipe's: the data, read once
 	// pipeHeaders counts the header records of a pipe by type (perf report --stats counts
 	// them with the rest).
 	pipeHeaders map[uint32]int
+	pipeUpdates []*EventUpdate // a pipe's, applied to Events
 	size        int64
 	order       binary.ByteOrder
 	byID        map[uint64]int
 	layout      idLayout
+	sampleErr   error // why samples cannot be decoded (the file opens all the same)
 	closer      io.Closer
 }
 
@@ -227,13 +247,16 @@ func (f *File) setup() error {
 			f.Events[i].Name = f.Features.EventNames[i]
 		}
 	}
-	for _, n := range f.pipeNames {
-		if i, ok := f.byID[n.id]; ok && f.Events[i].Name == "" {
-			f.Events[i].Name = n.name
+	for _, u := range f.pipeUpdates {
+		if i, ok := f.byID[u.ID]; ok {
+			f.Events[i].update(u)
 		}
 	}
 	l, err := layoutOf(f.Events)
-	if err != nil {
+	switch {
+	case errors.Is(err, errNoSampleID):
+		f.sampleErr = err // only a sample is an error
+	case err != nil:
 		return err
 	}
 	f.layout = l

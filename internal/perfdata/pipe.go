@@ -26,9 +26,6 @@ const (
 // pipeHeaderSize is the header of perf's pipe format: the magic and the header's size (16).
 const pipeHeaderSize = 16
 
-// eventUpdateName is PERF_EVENT_UPDATE__NAME: an EVENT_UPDATE record naming an event.
-const eventUpdateName = 2
-
 // NewPipe reads perf's pipe format (perf record -o -) from a stream: the header records
 // (attributes, features, event names) up to the first record of the data. The data is
 // then read once, from r, by Records.
@@ -167,8 +164,9 @@ func (f *File) pipeRecord(typ uint32, rec []byte) (uint64, error) {
 			f.Features.BuildIDs = append(f.Features.BuildIDs, ids...)
 		}
 	case RecordEventUpdate:
-		if len(body) >= 16 && o.Uint64(body) == eventUpdateName {
-			f.pipeNames = append(f.pipeNames, pipeName{o.Uint64(body[8:]), cstring(body[16:])})
+		hdr := RecordHeader{Type: typ, Size: uint16(len(rec))}
+		if r, _, err := f.decodeStatRecord(hdr, body); err == nil {
+			f.pipeUpdates = append(f.pipeUpdates, r.(*EventUpdate))
 		}
 	case RecordHeaderFeature:
 		if len(body) < 8 {
@@ -180,10 +178,4 @@ func (f *File) pipeRecord(typ uint32, rec []byte) (uint64, error) {
 		}
 	}
 	return 0, nil
-}
-
-// pipeName is an EVENT_UPDATE record's name for the event with a kernel id.
-type pipeName struct {
-	id   uint64
-	name string
 }

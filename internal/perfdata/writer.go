@@ -303,6 +303,9 @@ func (wr *Writer) encodeFeatures() []feature {
 		b = le.AppendUint32(le.AppendUint32(b, c.Level), c.Ratio)
 		add(FeatCompressed, le.AppendUint32(b, c.MmapLen))
 	}
+	if fs.Stat {
+		add(FeatStat, nil)
+	}
 	return out
 }
 
@@ -364,7 +367,14 @@ func (wr *Writer) encode(r Record) ([]byte, error) {
 	case *Unknown:
 		b, trailer = append(b, r.Data...), false
 	default:
-		return nil, fmt.Errorf("perf.data writer: cannot encode %T", r)
+		var err error
+		if b, h.Type, err = encodeStat(b, r); err != nil {
+			return nil, err
+		}
+		if h.Type == 0 {
+			return nil, fmt.Errorf("perf.data writer: cannot encode %T", r)
+		}
+		trailer = false
 	}
 	if trailer {
 		if err := wr.checkEvent(o.Event); err != nil {
