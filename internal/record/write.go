@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/perfdata"
 	"github.com/pmc-tools/pmc/internal/perfevent"
 	"github.com/pmc-tools/pmc/internal/symbol"
@@ -114,12 +115,15 @@ func (s *Session) finish() {
 	s.write(s.w.Close())
 }
 
-func (s *Session) features() perfdata.Features {
-	m := s.k.Machine
+func (s *Session) features() perfdata.Features { return HostFeatures(s.k.Machine, s.req.Cmdline) }
+
+// HostFeatures are the header features that say where and how a recording was made: m's
+// host name, kernel, architecture, CPUs and the command line (pmc stat record's too).
+func HostFeatures(m *host.Machine, cmdline []string) perfdata.Features {
 	release, arch, _ := unix.Uname()
 	fs := perfdata.Features{Hostname: m.Hostname, OSRelease: release, Version: "pmc", Arch: arch,
 		NrCPUsAvailable: uint32(runtime.NumCPU()), NrCPUsOnline: uint32(len(m.PMUs.Online)),
-		CPUDesc: m.CPUModel(), Cmdline: s.req.Cmdline}
+		CPUDesc: m.CPUModel(), Cmdline: cmdline}
 	if fs.NrCPUsOnline == 0 {
 		fs.NrCPUsOnline = fs.NrCPUsAvailable
 	}
