@@ -10,25 +10,33 @@ import (
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
-// recordOutput is where a recording goes: a file (kept or removed as a whole by outfile),
-// or standard output for -o -.
+// recordOutput is where a recording goes (pmc record's, pmc stat record's): a file (kept or
+// removed as a whole by outfile, an older one kept as FILE.old), or standard output for -.
 type recordOutput interface {
 	io.Writer
 	Close() error
 	Abort()
 }
 
+// openRecording opens path for a recording: - is standard output, where a reader that goes
+// away makes a write error (a broken pipe) rather than a signal that kills pmc with its
+// workload's recording unfinished.
+func openRecording(e *env, path string) (recordOutput, error) {
+	if path != "-" {
+		return outfile.Create(path, outfile.Rotate)
+	}
+	return &pipeOutput{Writer: e.stdout, sigpipe: sigpipe()}, nil
+}
+
 // open opens the recording's output. For -o - (perf's pipe format on standard output) the
 // workload's standard output goes to its standard error, as perf sends it, so that it
-// cannot mix with the records; a reader that goes away makes a write error (a broken pipe)
-// rather than a signal that kills pmc with its workload's recording unfinished.
+// cannot mix with the records.
 func (p *recordPlan) open(e *env, req *record.Request) (recordOutput, error) {
-	if p.output != "-" {
-		return outfile.Create(p.output, outfile.Rotate)
+	if p.output == "-" {
+		req.Pipe = true
+		req.Stdout = req.Stderr
 	}
-	req.Pipe = true
-	req.Stdout = req.Stderr
-	return &pipeOutput{Writer: e.stdout, sigpipe: sigpipe()}, nil
+	return openRecording(e, p.output)
 }
 
 // sigpipe turns SIGPIPE into EPIPE for pmc's own writes; the returned func undoes it.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/launch"
@@ -57,6 +58,7 @@ type statFlags struct {
 	simCache           string                 // --sim-cache: cache geometry overrides
 	metric             metricFlags            // -M, --metric-group, --metrics-file, --metric-only, --report
 	perf               perfFlags              // -j, --no-merge, --per-die, --per-node, --summary
+	recordTo           string                 // pmc stat record: the perf.data file ("-": stdout)
 	changed            func(name string) bool // whether a flag was given (even with an empty value)
 }
 
@@ -121,6 +123,19 @@ Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf s
 	}
 	fl := cmd.Flags()
 	fl.SetInterspersed(false) // the workload's flags stay the workload's
+	f.register(fl)
+	cmd.AddCommand(newStatRecordCmd(e), newStatReportCmd(e))
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if strings.Contains(err.Error(), "'c' in -c") {
+			return usageErr(errors.New("-c: pmc stat has no -c (perf stat's -c only asks for the default scaling); --no-scale prints raw counts, and -c N is pmc record's sample period"))
+		}
+		return usageErr(err)
+	})
+	return cmd
+}
+
+// register defines pmc stat's flags on fl (pmc stat record's too).
+func (f *statFlags) register(fl *pflag.FlagSet) {
 	fl.StringArrayVarP(&f.events, "event", "e", nil, "events to count: comma-separated, repeatable; {a,b} groups; :u :k modifiers")
 	fl.IntVarP(&f.repeat, "repeat", "r", 1, "run the command N times and print mean and variation")
 	fl.IntVar(&f.warmup, "warmup", 0, "run the command K times first without counting")
@@ -160,13 +175,6 @@ Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf s
 	fl.StringVar(&f.simCache, "sim-cache", "", "with --sim: cache geometry instead of sysfs's, e.g. 'D1=8192,4,64;LL=1048576,16,64' (size,ways,line)")
 	f.metric.register(fl)
 	f.perf.register(fl)
-	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
-		if strings.Contains(err.Error(), "'c' in -c") {
-			return usageErr(errors.New("-c: pmc stat has no -c (perf stat's -c only asks for the default scaling); --no-scale prints raw counts, and -c N is pmc record's sample period"))
-		}
-		return usageErr(err)
-	})
-	return cmd
 }
 
 // request turns flags and arguments into a validated stat.Request (events not yet resolved).
@@ -461,11 +469,17 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		out.abort()
 		return usageErr(err)
 	}
+	rec, err := openStatRecording(e, f, req)
+	if err != nil {
+		out.abort()
+		return err
+	}
 	started := time.Now()
 	res, runErr := stat.Measure(ctx, backend, req, stat.Options{OnInterval: out.interval, KeepRuns: out.keepRuns(),
 		Pre: shellHook(e, "--pre", f.pre), Post: shellHook(e, "--post", f.post)})
 	if res == nil || len(res.Runs) == 0 {
 		out.abort()
+		rec.abort()
 		if reportFile != nil {
 			reportFile.Abort()
 		}
@@ -489,7 +503,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			}
 		}
 		stamp(res, facts, started, e.args)
-		writeErr := out.final(res)
+		writeErr := errors.Join(out.final(res), rec.finish(res, req.Events))
 		if writeErr != nil {
 			out.rescue(res)
 			if reportFile != nil {

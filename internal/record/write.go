@@ -115,7 +115,14 @@ func (s *Session) finish() {
 	s.write(s.w.Close())
 }
 
-func (s *Session) features() perfdata.Features { return HostFeatures(s.k.Machine, s.req.Cmdline) }
+func (s *Session) features() perfdata.Features {
+	fs := HostFeatures(s.k.Machine, s.req.Cmdline)
+	if s.req.Compression > 0 {
+		fs.Compressed = &perfdata.Compressed{Type: perfdata.CompressZstd, Level: uint32(s.req.Compression),
+			MmapLen: uint32(s.mmapLen())}
+	}
+	return fs
+}
 
 // HostFeatures are the header features that say where and how a recording was made: m's
 // host name, kernel, architecture, CPUs and the command line (pmc stat record's too).
@@ -126,10 +133,6 @@ func HostFeatures(m *host.Machine, cmdline []string) perfdata.Features {
 		CPUDesc: m.CPUModel(), Cmdline: cmdline}
 	if fs.NrCPUsOnline == 0 {
 		fs.NrCPUsOnline = fs.NrCPUsAvailable
-	}
-	if s.req.Compression > 0 {
-		fs.Compressed = &perfdata.Compressed{Type: perfdata.CompressZstd, Level: uint32(s.req.Compression),
-			MmapLen: uint32(s.mmapLen())}
 	}
 	return fs
 }
