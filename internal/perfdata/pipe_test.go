@@ -3,6 +3,7 @@ package perfdata
 import (
 	"bytes"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -152,6 +153,9 @@ func TestOddFeatureSkipped(t *testing.T) {
 func FuzzPipe(f *testing.F) {
 	for _, name := range []string{"perf.data.piped.no_attr_ids-4.14", "perf.data.piped.header_features_aligned-6.12"} {
 		f.Add(corpusFile(f, name))
+	}
+	if b, err := os.ReadFile(filepath.Join("testdata", "stat-pipe.data")); err == nil { // perf stat record -o -
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := NewPipe(bytes.NewReader(b))

@@ -230,7 +230,14 @@ func FuzzReader(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	f.Add(corpusFile(f, "here.zstd.data")) // compressed records (perf record -z)
+	f.Add(corpusFile(f, "here.zstd.data"))                      // compressed records (perf record -z)
+	for _, name := range []string{"stat.data", "stat-a.data"} { // perf stat record's records
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		pf, err := NewFile(bytes.NewReader(b), int64(len(b)))
 		fuzzRead(t, pf, err)

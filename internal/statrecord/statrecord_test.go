@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/perfdata"
@@ -216,4 +217,24 @@ func TestRefused(t *testing.T) {
 	if _, err := os.Stat(filepath.Join("..", "perfdata", "testdata", "stat.data")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Read of any bytes: counts or an error of one line, never a panic.
+func FuzzRead(f *testing.F) {
+	for _, name := range []string{"stat.data", "stat-a.data", "stat-pipe.data"} {
+		b, err := os.ReadFile(filepath.Join("..", "perfdata", "testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		pf, err := perfdata.NewFile(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			return
+		}
+		if _, err := Read(pf); err != nil && strings.Contains(err.Error(), "\n") {
+			t.Fatalf("error of several lines: %v", err)
+		}
+	})
 }
