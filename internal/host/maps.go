@@ -2,6 +2,7 @@ package host
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -130,19 +131,27 @@ func (m *Machine) KernelText() (start, end uint64) {
 	return parseKernelText(f)
 }
 
+// parseKernelText finds _text and _etext in kallsyms text. It looks at each line's bytes
+// where the scanner holds them: the file is about 200,000 lines, and a string per line was
+// most of pmc record's garbage (13 MB for two addresses).
 func parseKernelText(r io.Reader) (start, end uint64) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), 64<<10)
 	for sc.Scan() && (start == 0 || end == 0) {
-		f := strings.Fields(sc.Text())
-		if len(f) != 3 || (f[2] != "_text" && f[2] != "_etext") {
+		line := sc.Bytes()
+		text, etext := bytes.HasSuffix(line, []byte(" _text")), bytes.HasSuffix(line, []byte(" _etext"))
+		if !text && !etext {
 			continue
 		}
-		addr, err := strconv.ParseUint(f[0], 16, 64)
+		f := bytes.Fields(line)
+		if len(f) != 3 {
+			continue
+		}
+		addr, err := strconv.ParseUint(string(f[0]), 16, 64)
 		if err != nil {
 			continue
 		}
-		if f[2] == "_text" {
+		if text {
 			start = addr
 		} else {
 			end = addr
