@@ -17,7 +17,10 @@ type Throttle struct {
 // RawDecoder decodes records as the kernel writes them into a sampling counter's ring
 // buffer (in the machine's byte order), laid out by the attributes of the events that
 // share the ring. It is the reader's decoding, without a file.
-type RawDecoder struct{ f File }
+type RawDecoder struct {
+	f File
+	a alloc
+}
 
 // NewRawDecoder decodes the records of events (their attributes and kernel ids).
 func NewRawDecoder(events []Event) (*RawDecoder, error) {
@@ -54,7 +57,7 @@ func (d *RawDecoder) Decode(rec []byte) (Record, error) {
 	}
 	body := rec[8:]
 	if h.Type != RecordThrottle && h.Type != RecordUnthrottle {
-		r, err := d.f.decode(h, body, nil)
+		r, err := d.f.decode(h, body, &d.a)
 		if err != nil {
 			return nil, fmt.Errorf("%v: %w", h, err)
 		}
@@ -70,4 +73,13 @@ func (d *RawDecoder) Decode(rec []byte) (Record, error) {
 		return nil, fmt.Errorf("%v: %w", h, dec.err)
 	}
 	return t, nil
+}
+
+// Recycle gives a Sample that Decode returned back, for a later record: the caller must not
+// use it (or its slices) again. A decoder whose samples are recycled allocates none of its
+// own (one Decode at a time).
+func (d *RawDecoder) Recycle(s *Sample) {
+	if len(d.a.free) < 1<<10 {
+		d.a.free = append(d.a.free, s)
+	}
 }

@@ -263,6 +263,11 @@ func sample(ip uint64, pid, tid uint32, time uint64) []byte {
 	return rec(9, 2, ip, pidTID(pid, tid), time, 250000)
 }
 
+// kernelSample is a sample of that layout in the kernel (cpumode kernel).
+func kernelSample(ip uint64, pid, tid uint32, time uint64) []byte {
+	return rec(9, 1, ip, pidTID(pid, tid), time, 250000)
+}
+
 // trailer is the sample_id_all trailer of that layout: TID, TIME.
 func trailer(pid, tid uint32, time uint64) []uint64 { return []uint64{pidTID(pid, tid), time} }
 

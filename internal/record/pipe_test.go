@@ -34,9 +34,10 @@ func recordScripted(t *testing.T, out io.Writer, pipe bool) *Result {
 	for i := range 8 {
 		rings[0].push(sample(0x400100+uint64(i), 100, 100, uint64(1000+i)))
 	}
-	for i := range 4 {
+	for i := range 3 {
 		rings[1].push(sample(0x400200, 100, 101, uint64(2000+i)))
 	}
+	rings[1].push(kernelSample(0xffffffff81000100, 100, 101, 2003)) // the kernel's build-id is listed
 	close(a.gone)
 	return a.run(t, context.Background())()
 }

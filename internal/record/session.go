@@ -33,7 +33,7 @@ type Session struct {
 	notes     []string
 	w         *perfdata.Writer
 	dec       *perfdata.RawDecoder
-	files     map[string]uint16 // mapped executable files: the build-id feature's
+	hits      *hits // the files samples hit: the build-id feature's
 	res       Result
 	pending   uint64 // samples written since the last flush
 	werr      error  // the first write error: nothing more is written
@@ -51,7 +51,7 @@ func Start(req *Request, k Kernel, w io.Writer) (*Session, error) {
 	if k.Machine == nil {
 		return nil, errors.New("record: no machine")
 	}
-	s := &Session{req: req, k: k.withDefaults(), ringPages: req.RingPages, cpus: req.CPUs}
+	s := &Session{req: req, k: k.withDefaults(), ringPages: req.RingPages, cpus: req.CPUs, hits: newHits(0, 0)}
 	if s.ringPages == 0 {
 		s.ringPages = DefaultRingPages
 	}

@@ -205,10 +205,11 @@ func TestAttachDyingTarget(t *testing.T) {
 		rings[0].push(sample(0x400100, 100, 100, uint64(1000+i)))
 	}
 	waitDrained(t, rings[0], out, 1)
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 4; i++ {
 		rings[1].push(sample(0x400200, 100, 101, uint64(2000+i)))
 	}
-	for _, r := range rings { // the task dies: its rings hang up, then its exit is seen
+	rings[1].push(kernelSample(0xffffffff81000100, 100, 101, 2004)) // the kernel's build-id is listed
+	for _, r := range rings {                                       // the task dies: its rings hang up, then its exit is seen
 		r.hangUp()
 	}
 	close(a.gone)

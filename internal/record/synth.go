@@ -52,7 +52,7 @@ func (s *Session) synthesize() {
 			rec := mmap2Of(mp, pid)
 			rec.Origin = o
 			s.write(s.w.Write(rec))
-			s.addFile(mp.Path, perfdata.MiscUser)
+			s.hits.add(rec)
 		}
 	}
 }
@@ -64,6 +64,7 @@ func (s *Session) kernelMap() {
 	if start == 0 {
 		return
 	}
+	s.hits.kstart, s.hits.kend = start, end
 	s.write(s.w.Write(&perfdata.Mmap{RecordHeader: perfdata.RecordHeader{Type: perfdata.RecordMmap, Misc: perfdata.MiscKernel},
 		Origin: perfdata.Origin{ID: s.ids[0][0]}, PID: ^uint32(0), Addr: start, Len: end - start, Pgoff: start,
 		Filename: "[kernel.kallsyms]_text"}))

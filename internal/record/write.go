@@ -6,7 +6,6 @@ import (
 	"os"
 	"runtime"
 	"sort"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/perfdata"
@@ -30,6 +29,7 @@ func (s *Session) drain() {
 	if total > 0 && len(s.rings) > 1 {
 		s.write(s.w.Write(&perfdata.FinishedRound{}))
 	}
+	s.hits.round()
 	s.flush()
 }
 
@@ -48,7 +48,10 @@ func (s *Session) record(rec []byte) error {
 			return nil
 		}
 		s.pending++
-	case perfdata.RecordLost, perfdata.RecordLostSamples, perfdata.RecordThrottle, perfdata.RecordMmap2:
+	}
+	switch h.Type {
+	case perfdata.RecordSample, perfdata.RecordLost, perfdata.RecordLostSamples, perfdata.RecordThrottle,
+		perfdata.RecordMmap, perfdata.RecordMmap2, perfdata.RecordFork, perfdata.RecordComm:
 		r, _ := s.dec.Decode(rec) // a record it cannot decode is still written as it is
 		switch r := r.(type) {
 		case *perfdata.Lost:
@@ -57,10 +60,11 @@ func (s *Session) record(rec []byte) error {
 			s.res.LostSamples += r.Lost
 		case *perfdata.Throttle:
 			s.res.Throttled++
-		case *perfdata.Mmap:
-			if r.Prot&4 != 0 { // PROT_EXEC
-				s.addFile(r.Filename, r.CPUMode())
-			}
+		case *perfdata.Sample:
+			s.hits.add(r)
+			s.dec.Recycle(r)
+		case *perfdata.Mmap, *perfdata.Task, *perfdata.Comm:
+			s.hits.add(r)
 		}
 	}
 	if s.werr == nil {
@@ -93,18 +97,10 @@ func (s *Session) flush() {
 	s.pending = 0
 }
 
-func (s *Session) addFile(name string, cpumode uint16) {
-	if s.files == nil {
-		s.files = map[string]uint16{}
-	}
-	if strings.HasPrefix(name, "/") {
-		s.files[name] = cpumode
-	}
-}
-
 // finish closes the counters and writes the features and the final header.
 func (s *Session) finish() {
 	s.closeCounters()
+	s.hits.flush(^uint64(0))
 	if s.werr != nil {
 		return // the header already describes every whole round written
 	}
@@ -141,22 +137,23 @@ func HostFeatures(m *host.Machine, cmdline []string) perfdata.Features {
 func (s *Session) mmapLen() int { return (s.ringPages + 1) * os.Getpagesize() }
 
 // buildIDs are the GNU build-ids of the running kernel ([kernel.kallsyms], from
-// /sys/kernel/notes, as perf records it) and of every mapped executable file that has one.
+// /sys/kernel/notes, as perf records it) and of the mapped executable files, those that
+// samples hit, as perf lists them.
 func (s *Session) buildIDs() []perfdata.BuildID {
 	var out []perfdata.BuildID
-	if kid, err := s.k.Machine.KernelBuildID(); err == nil {
+	if kid, err := s.k.Machine.KernelBuildID(); err == nil && s.hits.kernel {
 		if id, err := hex.DecodeString(kid); err == nil && len(id) > 0 {
 			out = append(out, perfdata.BuildID{Misc: perfdata.MiscKernel, PID: -1, ID: id, Filename: symbol.KernelName})
 		}
 	}
-	names := make([]string, 0, len(s.files))
-	for n := range s.files {
+	names := make([]string, 0, len(s.hits.files))
+	for n := range s.hits.files {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, name := range names {
 		if id := fileBuildID(name); id != nil {
-			out = append(out, perfdata.BuildID{Misc: s.files[name], PID: -1, ID: id, Filename: name})
+			out = append(out, perfdata.BuildID{Misc: s.hits.files[name], PID: -1, ID: id, Filename: name})
 		}
 	}
 	return out
