@@ -37,6 +37,9 @@ p -n "$few" -label "compare -r 10" -a "$pmc compare -r 10 /bin/true" -b "perf st
 # The same work for both recorders: 600M instructions of the loop, cpu-clock at 4 kHz.
 p -n "$few" -label "record" -a "$pmc record -e cpu-clock -o $tmp/pmc.data -- $loop 300000000" \
 	-b "perf record -q -e cpu-clock -o $tmp/perf.data -- $loop 300000000"
+# System-wide: every task's maps synthesized and followed, the build-ids of the files hit.
+p -n "$few" -label "record -a" -a "$pmc record -a -e cpu-clock -o $tmp/pmc-a.data -- sleep 1" \
+	-b "perf record -q -a -e cpu-clock -o $tmp/perf-a.data -- sleep 1"
 # Both report the same perf.data (recorded by perf, no call graphs).
 perf record -q -e cpu-clock -o "$tmp/in.data" -- "$loop" 300000000 >/dev/null 2>&1
 p -n "$few" -label "report" -a "$pmc report -i $tmp/in.data --stdio" -b "perf report -i $tmp/in.data --stdio"
