@@ -110,9 +110,14 @@ func newStatCmd(e *env) *cobra.Command {
 command's exec and follow its threads and children (--no-inherit to stop that).
 Multiplexed counts are scaled by time_enabled/time_running and the running share is shown;
 an event that never ran is <not counted>, never 0. pmc exits with the command's status.
-Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf stat does.`,
+Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf stat does.
+pmc stat record [options] [-o FILE|-] COMMAND also writes the counts as perf stat record
+does, and pmc stat report [-i FILE|-] prints such a file (pmc stat record --help).`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && (args[0] == "record" || args[0] == "report") && cmd.Flags().ArgsLenAtDash() != 0 {
+				return runStatSub(cmd, e, args)
+			}
 			f.changed = cmd.Flags().Changed
 			args, err := f.metric.reportArg(cmd.Flags(), args)
 			if err != nil {
@@ -124,7 +129,6 @@ Without a command, -p or -t, the whole system is counted until Ctrl-C, as perf s
 	fl := cmd.Flags()
 	fl.SetInterspersed(false) // the workload's flags stay the workload's
 	f.register(fl)
-	cmd.AddCommand(newStatRecordCmd(e), newStatReportCmd(e))
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		if strings.Contains(err.Error(), "'c' in -c") {
 			return usageErr(errors.New("-c: pmc stat has no -c (perf stat's -c only asks for the default scaling); --no-scale prints raw counts, and -c N is pmc record's sample period"))

@@ -15,6 +15,27 @@ import (
 	"github.com/pmc-tools/pmc/internal/statrecord"
 )
 
+// runStatSub runs pmc stat record or pmc stat report (args[0]). They are built only when
+// asked for: every other pmc launch, pmc stat's included, would pay for a second copy of
+// stat's flags.
+func runStatSub(stat *cobra.Command, e *env, args []string) error {
+	if stat.Flags().NFlag() > 0 {
+		return usageErr(fmt.Errorf("pmc stat %s: give the options after %[1]s (pmc stat %[1]s -e EVENTS ...)", args[0]))
+	}
+	sub := newStatReportCmd(e)
+	if args[0] == "record" {
+		sub = newStatRecordCmd(e)
+	}
+	root, parent := &cobra.Command{Use: "pmc", SilenceUsage: true, SilenceErrors: true}, &cobra.Command{Use: "stat"}
+	root.AddCommand(parent)
+	parent.AddCommand(sub)
+	root.SetArgs(append([]string{"stat"}, args...))
+	root.SetOut(stat.OutOrStdout())
+	root.SetErr(stat.ErrOrStderr())
+	sub.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr(err) })
+	return root.ExecuteContext(stat.Context())
+}
+
 func newStatRecordCmd(e *env) *cobra.Command {
 	f := &statFlags{}
 	cmd := &cobra.Command{

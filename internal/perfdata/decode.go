@@ -47,7 +47,7 @@ func layoutOf(evs []Event) (idLayout, error) {
 
 // errNoSampleID: samples could not say their event. A file without samples (perf stat
 // record's, whose pipe attributes have no sample type) is still read.
-var errNoSampleID = formatErr("no event id in samples")
+var errNoSampleID = &FormatError{Msg: "no event id in samples"}
 
 // Records reads the data section's records in file order.
 type Records struct {
