@@ -1,9 +1,11 @@
 // Package record is pmc record's sampling engine: it opens one sampling counter per event,
 // CPU and task (the workload, each thread of -p, or every task of -a), maps one ring buffer
 // per CPU and sends the CPU's other counters to it, waits on the rings with epoll, and
-// writes what they hold to a perf.data file that perf reads (perfdata.Writer): the tasks
-// that existed before (COMM, MMAP2 from /proc), the kernel's map, the records, and at the
-// end the features, with the build-ids of the mapped files and of the running kernel.
+// writes what they hold to a perf.data file that perf reads (perfdata.Writer), or in perf's
+// pipe format to a stream (Request.Pipe, perf record -o -): the tasks that existed before
+// (COMM, MMAP2 from /proc), the kernel's map, the records, and at the end the features,
+// with the build-ids of the files that samples hit and of the kernel when they hit it, as
+// perf lists them (each sample's IP through the maps the records describe, in time order).
 // With Request.Compression (perf's -z) the writer compresses the records into perf's
 // COMPRESSED records with package zstd's encoder, a stage of the writer that the engine
 // only switches on.
