@@ -214,7 +214,15 @@ func TestRecordKernelBuildID(t *testing.T) {
 	if err != nil || len(bytes.TrimSpace(kernel)) == 0 {
 		t.Skipf("perf cannot read the running kernel's build-id here: %v", err)
 	}
-	path, _ := recordLoop(t)
+	// perf lists the kernel when samples hit it: one byte per read and write keeps dd in the
+	// kernel, then the loop workload runs in user space.
+	loop := workload(t, "loop")
+	path := filepath.Join(t.TempDir(), "perf.data")
+	script := `dd if=/dev/zero of=/dev/null bs=1 count=1000000 2>/dev/null; "$0" 200000000`
+	var stdout, stderr bytes.Buffer
+	if code := testRun([]string{"record", "-e", "cpu-clock", "-F", "2000", "-o", path, "--", "sh", "-c", script, loop}, &stdout, &stderr); code != 0 {
+		t.Fatalf("pmc record: exit %d: %s", code, stderr.String())
+	}
 	out, err := exec.Command("perf", "buildid-list", "-i", path).CombinedOutput()
 	if err != nil {
 		t.Fatalf("perf buildid-list -i: %v\n%s", err, out)
@@ -223,7 +231,7 @@ func TestRecordKernelBuildID(t *testing.T) {
 	if !strings.Contains(string(out), want+"\n") {
 		t.Fatalf("perf buildid-list -i %s:\n%s\nwant the line %q", path, out, want)
 	}
-	if loop := workload(t, "loop"); !strings.Contains(string(out), " "+loop+"\n") {
+	if !strings.Contains(string(out), " "+loop+"\n") {
 		t.Errorf("no build-id for the workload %s:\n%s", loop, out)
 	}
 }
