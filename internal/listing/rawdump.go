@@ -1,4 +1,4 @@
-package cli
+package listing
 
 import (
 	"fmt"
@@ -43,8 +43,8 @@ func writeRawDump(w io.Writer, m *host.Machine, what string) error {
 // rawDumpEntries are the countable events --raw-dump names for what: every kind of pmc list,
 // tracepoints included, without a pattern; sysfs events and the CPU table's for "pmu" (perf's
 // pmu list has the core PMU's named events).
-func rawDumpEntries(m *host.Machine, what string) []listEntry {
-	var es []listEntry
+func rawDumpEntries(m *host.Machine, what string) []Entry {
+	var es []Entry
 	switch strings.ToLower(what) {
 	case "":
 		es = append(collect(m, nil, "").Events, collect(m, nil, "tracepoint").Events...)
@@ -53,7 +53,7 @@ func rawDumpEntries(m *host.Machine, what string) []listEntry {
 	default:
 		es = collect(m, nil, what).Events
 	}
-	var out []listEntry
+	var out []Entry
 	seen := map[string]bool{}
 	for _, e := range es {
 		if e.Available && e.Kind != "breakpoint" && !seen[e.Name] {
