@@ -1,20 +1,16 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/pmc-tools/pmc/internal/compare"
-	"github.com/pmc-tools/pmc/internal/comparehtml"
-	"github.com/pmc-tools/pmc/internal/outfile"
+	"github.com/pmc-tools/pmc/internal/comparerun"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -106,25 +102,11 @@ func (f *compareFlags) check() error {
 	return nil
 }
 
-// savedArgs reports whether the arguments name saved results: every one ends in .json.
-func savedArgs(args []string) (bool, error) {
-	n := 0
-	for _, a := range args {
-		if strings.HasSuffix(strings.ToLower(a), ".json") && !strings.ContainsAny(a, " \t") {
-			n++
-		}
-	}
-	if n > 0 && n < len(args) {
-		return false, fmt.Errorf("%d of the %d arguments are .json files: compare either saved results or commands, not both", n, len(args))
-	}
-	return n > 0, nil
-}
-
 func runCompare(e *env, f *compareFlags, args []string) error {
 	if err := f.check(); err != nil {
 		return usageErr(err)
 	}
-	saved, err := savedArgs(args)
+	saved, err := comparerun.SavedArgs(args)
 	if err != nil {
 		return usageErr(err)
 	}
@@ -135,67 +117,26 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 		return usageErr(errors.New("--region names a region of saved include/pmc.h files: give .json files"))
 	}
 	// Output files first: one that cannot be written stops pmc before anything runs.
-	var out, page *outfile.File
-	if f.output != "" {
-		if out, err = outfile.Create(f.output, outfile.Replace); err != nil {
-			return usageErr(fmt.Errorf("-o: %w", err))
-		}
-	}
-	if f.html != "" {
-		if page, err = outfile.Create(f.html, outfile.Replace); err != nil {
-			if out != nil {
-				out.Abort()
-			}
-			return usageErr(fmt.Errorf("--html: %w", err))
-		}
-	}
-	abort := func() {
-		for _, o := range []*outfile.File{out, page} {
-			if o != nil {
-				o.Abort()
-			}
-		}
+	outs, err := comparerun.CreateOutputs(f.output, f.html)
+	if err != nil {
+		return usageErr(err)
 	}
 	var c *compare.Comparison
 	var failed error
 	interrupt := 0 // the signal that stopped the measurement
 	if saved {
-		if f.stat.changed("timeout") {
-			abort()
-			return usageErr(errors.New("--timeout limits the runs of commands: saved results are compared as they are"))
-		}
 		c, err = readSaved(e, f, args)
 	} else {
-		ctx, stop := interruptible(e, abort, &interrupt)
+		ctx, stop := comparerun.Interruptible(e.stderr, outs.Abort, &interrupt)
 		c, failed, err = measureCompare(ctx, e, f, args)
 		stop()
 	}
 	if err != nil {
-		abort()
+		outs.Abort()
 		return err
 	}
-	compare.Build(c)
-	var w io.Writer = e.stdout
-	if out != nil {
-		w = out
-	}
-	werr := writeComparison(w, f, c, out == nil && isTerminal(e.stdout))
-	if page != nil && werr == nil {
-		if werr = comparehtml.Write(page, c); werr == nil {
-			werr = page.Close()
-		}
-	}
-	if out != nil && werr == nil {
-		werr = out.Close()
-	}
-	if werr != nil {
-		abort()
-		return &exitError{code: 1, err: werr}
-	}
-	for _, p := range []*outfile.File{out, page} {
-		if p != nil {
-			fmt.Fprintf(e.stderr, "pmc: comparison written to %s\n", p.Name())
-		}
+	if err := outs.Write(c, f.format(), e.stdout, isTerminal(e.stdout), e.stderr); err != nil {
+		return &exitError{code: 1, err: err}
 	}
 	switch {
 	case interrupt != 0:
@@ -206,52 +147,17 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	return nil
 }
 
-// interruptible handles Ctrl-C (and SIGTERM, SIGHUP) while commands are compared: the first
-// cancels the context, which ends the run in progress (the launcher also passes the signal
-// to the command) and stops the comparison, to be written with what was measured; sig then
-// holds the signal's number. A second one aborts the output files and exits at once with
-// 128+N. stop ends the handling.
-func interruptible(e *env, abort func(), sig *int) (ctx context.Context, stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		var first os.Signal
-		select {
-		case first = <-sigs:
-		case <-done:
-			return
-		}
-		*sig = int(first.(unix.Signal))
-		cancel()
-		select {
-		case again := <-sigs:
-			abort()
-			fmt.Fprintf(e.stderr, "pmc: %v again: exiting without the comparison\n", again)
-			os.Exit(128 + int(again.(unix.Signal)))
-		case <-done:
-		}
-	}()
-	return ctx, func() {
-		signal.Stop(sigs)
-		close(done)
-		<-finished
-		cancel()
-	}
-}
-
-func writeComparison(w io.Writer, f *compareFlags, c *compare.Comparison, tty bool) error {
+// format is the output the flags choose.
+func (f *compareFlags) format() comparerun.Format {
 	switch {
 	case f.json:
-		return compare.JSON(w, c)
+		return comparerun.JSON
 	case f.csv:
-		return compare.CSV(w, c)
+		return comparerun.CSV
 	case f.markdown:
-		return compare.Markdown(w, c)
+		return comparerun.Markdown
 	}
-	return compare.Text(w, c, compare.TextOptions{Color: tty && os.Getenv("NO_COLOR") == ""})
+	return comparerun.Text
 }
 
 // isTerminal reports whether w is a terminal (colour, a progress bar).
@@ -261,12 +167,4 @@ func isTerminal(w io.Writer) bool {
 }
 
 // label is the name of command i: its -n name, or A, B, C ...
-func (f *compareFlags) label(i int) string {
-	if i < len(f.names) && f.names[i] != "" {
-		return f.names[i]
-	}
-	if i < 26 {
-		return string(rune('A' + i))
-	}
-	return fmt.Sprintf("C%d", i+1)
-}
+func (f *compareFlags) label(i int) string { return comparerun.Label(f.names, i) }

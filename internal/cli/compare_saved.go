@@ -1,25 +1,21 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"path/filepath"
-	"strings"
 
 	"github.com/pmc-tools/pmc/internal/compare"
+	"github.com/pmc-tools/pmc/internal/comparerun"
 	"github.com/pmc-tools/pmc/internal/host"
-	"github.com/pmc-tools/pmc/internal/result"
-	"github.com/pmc-tools/pmc/internal/sim"
 )
 
-// readSaved reads saved results: each pmc.stat/v1 document (pmc stat --json, include/pmc.h)
-// is one command, each command of a pmc.compare/v1 document one more. Metrics are computed
-// per run from the counts, with the metric flags, as for measured runs (the machine's facts
-// are not known: the generic definitions apply).
+// readSaved reads saved results (comparerun.ReadSaved). Metrics are computed per run from
+// the counts, with the metric flags, as for measured runs (the machine's facts are not
+// known: the generic definitions apply).
 func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, error) {
 	s := &f.stat
+	if s.changed("timeout") {
+		return nil, usageErr(errors.New("--timeout limits the runs of commands: saved results are compared as they are"))
+	}
 	if s.changed("event") || s.changed("runs") || s.changed("warmup") || s.changed("duration") || s.changed("shell") || len(f.fakes) > 0 {
 		return nil, usageErr(errors.New("-e, -r, --warmup, --duration and --shell are for running commands: saved results are compared as they are (-M computes metrics from their counts)"))
 	}
@@ -35,147 +31,10 @@ func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, err
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	c := &compare.Comparison{Source: "saved"}
-	for _, path := range args {
-		data, err := readInput(path, nil, limitResult, "pmc compare")
-		if err != nil {
-			return nil, usageErr(err)
-		}
-		name := filepath.Base(path)
-		var head struct {
-			Schema string `json:"schema"`
-		}
-		if err := json.NewDecoder(bytes.NewReader(data)).Decode(&head); err != nil {
-			return nil, usageErr(fmt.Errorf("%s: not pmc JSON (%v): give pmc stat --json or pmc compare --json output", name, err))
-		}
-		switch head.Schema {
-		case compare.Schema:
-			prev, err := compare.Decode(data)
-			if err != nil {
-				return nil, usageErr(fmt.Errorf("%s: %w", name, err))
-			}
-			for _, cmd := range prev.Commands {
-				cmd.File = name + ": " + cmd.Label
-				cmd.Label = f.label(len(c.Commands))
-				c.Commands = append(c.Commands, cmd)
-			}
-		case result.SchemaVersion, result.SelfSchema, result.IntervalSchema:
-			err := result.Decode(bytes.NewReader(data), func(doc *result.Stat, raw json.RawMessage) error {
-				if len(doc.Runs) == 0 {
-					return errors.New("no runs: save it with pmc stat --json")
-				}
-				doc.Sanitize() // names from a file must not drive the terminal (as pmc show)
-				var extra struct {
-					Regions []savedRegion `json:"regions"` // include/pmc.h's
-				}
-				if err := json.Unmarshal(raw, &extra); err != nil {
-					return err
-				}
-				saved := savedResult{Stat: *doc, Regions: extra.Regions}
-				cmd := compare.Command{Label: f.label(len(c.Commands)), Command: doc.Command, File: name, Machine: doc.Machine, Backend: doc.Backend,
-					Simulation: simulationOf(doc.Backend, doc.Notes)}
-				if err := savedRuns(&cmd, &saved, plan, f.region); err != nil {
-					return err
-				}
-				c.Commands = append(c.Commands, cmd)
-				return nil
-			})
-			if err != nil {
-				return nil, usageErr(fmt.Errorf("%s: %w", name, err))
-			}
-		default:
-			return nil, usageErr(fmt.Errorf("%s: schema %q: want %s (pmc stat --json) or %s (pmc compare --json)", name, head.Schema, result.SchemaVersion, compare.Schema))
-		}
-	}
-	if len(f.names) > len(c.Commands) {
-		return nil, usageErr(fmt.Errorf("-n: %d names for %d results", len(f.names), len(c.Commands)))
-	}
-	if err := regionsOrRuns(c.Commands, f.region); err != nil {
+	c, err := comparerun.ReadSaved(args, comparerun.SavedOptions{Names: f.names, Region: f.region, Metrics: plan.interval,
+		Read: func(path string) ([]byte, error) { return readInput(path, nil, limitResult, "pmc compare") }})
+	if err != nil {
 		return nil, usageErr(err)
 	}
 	return c, nil
-}
-
-// savedRuns gives cmd the runs of a saved result. The runs of an include/pmc.h file are its
-// regions: with --region the one named, else each marked with its region so the comparison
-// goes region by region.
-func savedRuns(cmd *compare.Command, saved *savedResult, plan *metricPlan, region string) error {
-	if !saved.SelfMeasured() || len(saved.Regions) == 0 {
-		for _, r := range saved.Runs {
-			run := toCompareRun(r, plan)
-			if run.Failed() {
-				cmd.Failed++
-			}
-			cmd.Runs = append(cmd.Runs, run)
-		}
-		return nil
-	}
-	cmd.SelfMeasured = true
-	var names []string
-	for _, reg := range saved.Regions {
-		if reg.Run < 0 || reg.Run >= len(saved.Runs) {
-			return fmt.Errorf("region %q names run %d of %d", result.Printable(reg.Name), reg.Run, len(saved.Runs))
-		}
-		names = append(names, result.Printable(reg.Name))
-		if region != "" && reg.Name != region {
-			continue
-		}
-		run := toCompareRun(saved.Runs[reg.Run], plan)
-		run.Index = len(cmd.Runs)
-		if region == "" {
-			run.Region = result.Printable(reg.Name)
-		} else {
-			cmd.Region = result.Printable(reg.Name)
-			cmd.File += fmt.Sprintf(": region %s (%d calls)", cmd.Region, reg.Calls)
-		}
-		cmd.Runs = append(cmd.Runs, run)
-	}
-	if region != "" && len(cmd.Runs) == 0 {
-		return fmt.Errorf("no region %q: it has %s", result.Printable(region), strings.Join(names, ", "))
-	}
-	return nil
-}
-
-// regionsOrRuns refuses to set regions beside runs: the regions of include/pmc.h files
-// compare with each other region by region, and with a whole program only when a region is
-// named (--region).
-func regionsOrRuns(cmds []compare.Command, region string) error {
-	var self, whole []string
-	var names []string
-	for _, c := range cmds {
-		switch {
-		case c.SelfMeasured:
-			self = append(self, c.File)
-			if names == nil {
-				for _, r := range c.Runs {
-					names = append(names, r.Region)
-				}
-			}
-		default:
-			whole = append(whole, c.File)
-		}
-	}
-	switch {
-	case region != "" && len(self) == 0:
-		return fmt.Errorf("--region %s: no include/pmc.h file among the inputs: it names a region of one", region)
-	case region == "" && len(self) > 0 && len(whole) > 0:
-		return fmt.Errorf("%s holds regions (%s) and %s whole programs: name the region to compare with them, e.g. --region %s",
-			strings.Join(self, ", "), strings.Join(names, ", "), strings.Join(whole, ", "), names[0])
-	}
-	return nil
-}
-
-// simulationOf is what a simulated result was simulated on: the caches its SIMULATED note
-// names (pmc stat --sim writes it); nil for hardware counts.
-func simulationOf(backend string, notes []string) *compare.Simulation {
-	if !strings.HasPrefix(backend, result.SimulatedPrefix) {
-		return nil
-	}
-	s := &compare.Simulation{Simulator: strings.TrimPrefix(backend, result.SimulatedPrefix)}
-	if g, ok := sim.GeometryOf(notes); ok {
-		for _, l := range g.Levels() {
-			s.Caches = append(s.Caches, compare.SimCache{Level: l.Name, SizeBytes: l.Size, Ways: l.Assoc, LineBytes: l.Line})
-		}
-	}
-	return s
 }
