@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,83 +82,66 @@ region; --region NAME compares one region with whole-program results.`,
 	return cmd
 }
 
-// check validates the flags that do not depend on the mode.
-func (f *compareFlags) check() error {
-	formats := 0
-	for _, b := range []bool{f.json, f.csv, f.markdown} {
-		if b {
-			formats++
-		}
-	}
+// check validates the flags that do not depend on the mode and returns the output format.
+func (f *compareFlags) check() (comparerun.Format, error) {
+	format, err := comparerun.FormatOf(f.json, f.csv, f.markdown)
 	switch {
-	case formats > 1:
-		return errors.New("--json, --csv and --markdown each choose the output: use one (and --html for the page)")
+	case err != nil:
+		return format, err
 	case f.stat.changed("output") && f.output == "":
-		return errors.New("-o: name a file")
+		return format, errors.New("-o: name a file")
 	case f.stat.changed("html") && f.html == "":
-		return errors.New("--html: name a file")
+		return format, errors.New("--html: name a file")
 	case f.stat.changed("timeout") && f.timeout <= 0:
-		return fmt.Errorf("--timeout %v: give a positive time, e.g. --timeout 30s", f.timeout)
+		return format, fmt.Errorf("--timeout %v: give a positive time, e.g. --timeout 30s", f.timeout)
+	}
+	return format, nil
+}
+
+// checkRuns validates the flags that say how often n commands run.
+func (f *compareFlags) checkRuns(n int) error {
+	s := &f.stat
+	switch {
+	case s.repeat < 1:
+		return fmt.Errorf("-r %d: give at least 1 run (2 or more for a confidence interval)", s.repeat)
+	case s.warmup < 0:
+		return fmt.Errorf("--warmup %d: must be 0 or more", s.warmup)
+	case s.changed("duration") && s.duration <= 0:
+		return fmt.Errorf("--duration %v: give a positive time, e.g. --duration 10s", s.duration)
+	case s.changed("runs") && s.changed("duration"):
+		return errors.New("-r and --duration both say how long: choose one")
+	case len(f.fakes) > 0 && len(f.fakes) != n:
+		return fmt.Errorf("--fake: %d scripts for %d commands: give one per command", len(f.fakes), n)
 	}
 	return nil
 }
 
 func runCompare(e *env, f *compareFlags, args []string) error {
-	if err := f.check(); err != nil {
-		return usageErr(err)
-	}
-	saved, err := comparerun.SavedArgs(args)
+	format, err := f.check()
 	if err != nil {
 		return usageErr(err)
 	}
-	if !saved && len(f.names) > len(args) { // a saved comparison holds several: readSaved checks
-		return usageErr(fmt.Errorf("-n: %d names for %d commands", len(f.names), len(args)))
-	}
-	if !saved && f.region != "" {
-		return usageErr(errors.New("--region names a region of saved include/pmc.h files: give .json files"))
-	}
-	// Output files first: one that cannot be written stops pmc before anything runs.
-	outs, err := comparerun.CreateOutputs(f.output, f.html)
+	saved, err := comparerun.Inputs(args, f.names, f.region)
 	if err != nil {
 		return usageErr(err)
 	}
-	var c *compare.Comparison
-	var failed error
-	interrupt := 0 // the signal that stopped the measurement
-	if saved {
-		c, err = readSaved(e, f, args)
-	} else {
-		ctx, stop := comparerun.Interruptible(e.stderr, outs.Abort, &interrupt)
-		c, failed, err = measureCompare(ctx, e, f, args)
-		stop()
-	}
-	if err != nil {
-		outs.Abort()
-		return err
-	}
-	if err := outs.Write(c, f.format(), e.stdout, isTerminal(e.stdout), e.stderr); err != nil {
-		return &exitError{code: 1, err: err}
-	}
+	out := comparerun.Output{File: f.output, HTML: f.html, Format: format, Stdout: e.stdout, Terminal: isTerminal(e.stdout), Stderr: e.stderr}
+	end, err := comparerun.Run(out, !saved, func(ctx context.Context) (*compare.Comparison, error, error) {
+		if saved {
+			c, err := readSaved(e, f, args)
+			return c, nil, err
+		}
+		return measureCompare(ctx, e, f, args)
+	})
 	switch {
-	case interrupt != 0:
-		return &exitError{code: 128 + interrupt, err: failed}
-	case failed != nil:
-		return &exitError{code: 1, err: failed}
+	case err != nil:
+		return err
+	case end.Signal != 0:
+		return &exitError{code: 128 + end.Signal, err: end.Failed}
+	case end.Failed != nil:
+		return &exitError{code: 1, err: end.Failed}
 	}
 	return nil
-}
-
-// format is the output the flags choose.
-func (f *compareFlags) format() comparerun.Format {
-	switch {
-	case f.json:
-		return comparerun.JSON
-	case f.csv:
-		return comparerun.CSV
-	case f.markdown:
-		return comparerun.Markdown
-	}
-	return comparerun.Text
 }
 
 // isTerminal reports whether w is a terminal (colour, a progress bar).

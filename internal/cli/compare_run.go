@@ -15,17 +15,8 @@ import (
 // says which commands had runs that failed (the comparison is still written).
 func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string) (*compare.Comparison, error, error) {
 	s := &f.stat
-	switch {
-	case s.repeat < 1:
-		return nil, nil, usageErr(fmt.Errorf("-r %d: give at least 1 run (2 or more for a confidence interval)", s.repeat))
-	case s.warmup < 0:
-		return nil, nil, usageErr(fmt.Errorf("--warmup %d: must be 0 or more", s.warmup))
-	case s.changed("duration") && s.duration <= 0:
-		return nil, nil, usageErr(fmt.Errorf("--duration %v: give a positive time, e.g. --duration 10s", s.duration))
-	case s.changed("runs") && s.changed("duration"):
-		return nil, nil, usageErr(errors.New("-r and --duration both say how long: choose one"))
-	case len(f.fakes) > 0 && len(f.fakes) != len(args):
-		return nil, nil, usageErr(fmt.Errorf("--fake: %d scripts for %d commands: give one per command", len(f.fakes), len(args)))
+	if err := f.checkRuns(len(args)); err != nil {
+		return nil, nil, usageErr(err)
 	}
 	if s.metric.fakeMachine == "" && len(f.fakes) > 0 {
 		s.fake = f.fakes[0] // resolve on the empty machine, as pmc stat --fake does

@@ -6,18 +6,42 @@ import (
 	"strings"
 )
 
-// SavedArgs reports whether the arguments name saved results: every one ends in .json.
-func SavedArgs(args []string) (bool, error) {
+// Inputs reports whether the arguments name saved results (every one ends in .json)
+// rather than commands, and refuses what does not fit them: more names (-n) than commands,
+// a region (--region) of commands.
+func Inputs(args, names []string, region string) (saved bool, err error) {
 	n := 0
 	for _, a := range args {
 		if strings.HasSuffix(strings.ToLower(a), ".json") && !strings.ContainsAny(a, " \t") {
 			n++
 		}
 	}
-	if n > 0 && n < len(args) {
+	switch {
+	case n > 0 && n < len(args):
 		return false, fmt.Errorf("%d of the %d arguments are .json files: compare either saved results or commands, not both", n, len(args))
+	case n > 0:
+		return true, nil // a saved comparison holds several commands: ReadSaved checks the names
+	case len(names) > len(args):
+		return false, fmt.Errorf("-n: %d names for %d commands", len(names), len(args))
+	case region != "":
+		return false, errors.New("--region names a region of saved include/pmc.h files: give .json files")
 	}
-	return n > 0, nil
+	return false, nil
+}
+
+// FormatOf is the output chosen by the format flags: at most one of them.
+func FormatOf(json, csv, markdown bool) (Format, error) {
+	switch {
+	case json && (csv || markdown) || csv && markdown:
+		return Text, errors.New("--json, --csv and --markdown each choose the output: use one (and --html for the page)")
+	case json:
+		return JSON, nil
+	case csv:
+		return CSV, nil
+	case markdown:
+		return Markdown, nil
+	}
+	return Text, nil
 }
 
 // Label is the name of command i: its name in names (-n), or A, B, C ...

@@ -23,16 +23,59 @@ const (
 	Markdown
 )
 
-// Outputs are the comparison's files (-o, --html), created before anything runs so that one
+// Output says where a comparison goes.
+type Output struct {
+	File     string    // -o: the comparison goes there instead of Stdout; "" for none
+	HTML     string    // --html: the page also goes there; "" for none
+	Format   Format    // of the comparison
+	Stdout   io.Writer // the comparison, without File
+	Terminal bool      // Stdout is a terminal: colour, unless NO_COLOR is set
+	Stderr   io.Writer // which files were written
+}
+
+// End is how a comparison ended, once written: the signal that stopped it (Ctrl-C: 0 for
+// none) and the commands whose runs failed.
+type End struct {
+	Signal int
+	Failed error
+}
+
+// Run is pmc compare once its inputs are known: it creates the output files first (one that
+// cannot be written stops it before anything runs), gets the comparison from get, builds it
+// and writes it. While measuring, the first Ctrl-C cancels get's context (the comparison
+// is then written with what was measured) and a second exits at once (interruptible).
+// get's err is returned as it is, the files removed.
+func Run(o Output, measuring bool, get func(ctx context.Context) (c *compare.Comparison, failed, err error)) (End, error) {
+	var end End
+	outs, err := createOutputs(o.File, o.HTML)
+	if err != nil {
+		return end, err
+	}
+	var c *compare.Comparison
+	if measuring {
+		ctx, stop := interruptible(o.Stderr, outs.Abort, &end.Signal)
+		c, end.Failed, err = get(ctx)
+		stop()
+	} else {
+		c, end.Failed, err = get(context.Background())
+	}
+	if err != nil {
+		outs.Abort()
+		return end, err
+	}
+	return end, outs.Write(c, o.Format, o.Stdout, o.Terminal, o.Stderr)
+}
+
+// outputs are the comparison's files (-o, --html), created before anything runs so that one
 // that cannot be written stops pmc first.
-type Outputs struct {
+type outputs struct {
 	out, page *outfile.File // nil: stdout, no page
 }
 
-// CreateOutputs creates the files named output (the comparison; "" for stdout) and html
+// createOutputs creates the files named output (the comparison; "" for stdout) and html
 // (the page; "" for none).
-func CreateOutputs(output, html string) (*Outputs, error) {
-	o := &Outputs{}
+func createOutputs(output, html string) (*outputs, error) {
+	o := &outputs{}
 	var err error
 	if output != "" {
 		if o.out, err = outfile.Create(output, outfile.Replace); err != nil {
@@ -49,7 +92,7 @@ func CreateOutputs(output, html string) (*Outputs, error) {
 }
 
 // Abort removes the files (what pmc created of them).
-func (o *Outputs) Abort() {
+func (o *outputs) Abort() {
 	for _, f := range []*outfile.File{o.out, o.page} {
 		if f != nil {
 			f.Abort()
@@ -60,7 +103,7 @@ func (o *Outputs) Abort() {
 // Write builds c and writes it as format to the output file or stdout (in colour when
 // stdout is a terminal and NO_COLOR is not set), and the page; it tells stderr which files
 // it wrote. On an error the files are aborted.
-func (o *Outputs) Write(c *compare.Comparison, format Format, stdout io.Writer, terminal bool, stderr io.Writer) error {
+func (o *outputs) Write(c *compare.Comparison, format Format, stdout io.Writer, terminal bool, stderr io.Writer) error {
 	compare.Build(c)
 	w := stdout
 	if o.out != nil {
@@ -99,12 +142,12 @@ func write(w io.Writer, c *compare.Comparison, format Format, color bool) error 
 	return compare.Text(w, c, compare.TextOptions{Color: color})
 }
 
-// Interruptible handles Ctrl-C (and SIGTERM, SIGHUP) while commands are compared: the first
+// interruptible handles Ctrl-C (and SIGTERM, SIGHUP) while commands are compared: the first
 // cancels the context, which ends the run in progress (the launcher also passes the signal
 // to the command) and stops the comparison, to be written with what was measured; sig then
 // holds the signal's number. A second one aborts the output files (abort), says so on
 // stderr and exits at once with 128+N. stop ends the handling.
-func Interruptible(stderr io.Writer, abort func(), sig *int) (ctx context.Context, stop func()) {
+func interruptible(stderr io.Writer, abort func(), sig *int) (ctx context.Context, stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, unix.SIGTERM, unix.SIGHUP)
