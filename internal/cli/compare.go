@@ -18,19 +18,13 @@ import (
 // compareFlags are the flags of `pmc compare`. The event and metric flags are pmc stat's
 // own, so that events, metrics, defaults and fallbacks are chosen by the same code.
 type compareFlags struct {
-	stat         statFlags // -e, -M, --metric-group, --metrics-file, -r, --warmup, --duration
-	fakes        []string  // hidden: one fake spec per command (tests)
-	names        []string
-	shell        bool
-	noInterleave bool
-	showOutput   bool
-	json         bool
-	csv          bool
-	markdown     bool
-	output       string
-	html         string
-	region       string
-	timeout      time.Duration
+	stat                            statFlags // -e, -M, --metric-group, --metrics-file, -r, --warmup, --duration
+	fakes                           []string  // hidden: one fake spec per command (tests)
+	names                           []string
+	shell, noInterleave, showOutput bool
+	json, csv, markdown             bool
+	output, html, region            string
+	timeout                         time.Duration
 }
 
 func newCompareCmd(e *env) *cobra.Command {

@@ -17,10 +17,8 @@ import (
 
 // showFlags are the options of `pmc show`.
 type showFlags struct {
-	sep        string
-	csv        bool
-	json       bool
-	histograms string
+	statfmt.ShowOptions // --json, --csv, -x
+	histograms          string
 }
 
 func newShowCmd(e *env) *cobra.Command {
@@ -42,9 +40,9 @@ printed. "-" reads standard input.`,
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVarP(&f.sep, "field-separator", "x", "", "CSV with this separator, perf's columns (RFC 4180 quoting)")
-	fl.BoolVar(&f.csv, "csv", false, "RFC 4180 CSV with a header row")
-	fl.BoolVar(&f.json, "json", false, "the JSON again, normalised (summary filled in)")
+	fl.StringVarP(&f.Sep, "field-separator", "x", "", "CSV with this separator, perf's columns (RFC 4180 quoting)")
+	fl.BoolVar(&f.CSV, "csv", false, "RFC 4180 CSV with a header row")
+	fl.BoolVar(&f.JSON, "json", false, "the JSON again, normalised (summary filled in)")
 	fl.StringVar(&f.histograms, "histograms", "tiers", "pmc.mem/v1 files: latency histograms to print: tiers, all, none")
 	return cmd
 }
@@ -64,17 +62,19 @@ func savedMetrics() func(*result.Stat) ([]result.Metric, error) {
 }
 
 func showResult(w io.Writer, data []byte, f *showFlags) error {
-	if f.csv && f.sep != "" || f.json && (f.csv || f.sep != "") {
+	if f.CSV && f.Sep != "" || f.JSON && (f.CSV || f.Sep != "") {
 		return usageErr(errors.New("choose one output: --csv, -x SEP or --json"))
 	}
 	var head struct {
 		Schema string `json:"schema"`
 	}
 	if json.Unmarshal(data, &head) == nil && head.Schema == mem.SchemaVersion {
-		if f.csv || f.sep != "" {
+		if f.CSV || f.Sep != "" {
 			return usageErr(errors.New("a pmc.mem/v1 file prints as text or --json, not CSV"))
 		}
-		return mem.Show(w, data, f.json, f.histograms)
+		return mem.Show(w, data, f.JSON, f.histograms)
 	}
-	return statfmt.Show(w, data, statfmt.ShowOptions{JSON: f.json, CSV: f.csv, Sep: f.sep, Metrics: savedMetrics()})
+	opt := f.ShowOptions
+	opt.Metrics = savedMetrics()
+	return statfmt.Show(w, data, opt)
 }
