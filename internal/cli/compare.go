@@ -119,7 +119,7 @@ func runCompare(e *env, f *compareFlags, args []string) error {
 	if err != nil {
 		return usageErr(err)
 	}
-	out := comparerun.Output{File: f.output, HTML: f.html, Format: format, Stdout: e.stdout, Terminal: isTerminal(e.stdout), Stderr: e.stderr}
+	out := comparerun.Output{File: f.output, HTML: f.html, Format: format, Stdout: e.stdout, Stderr: e.stderr}
 	end, err := comparerun.Run(out, !saved, func(ctx context.Context) (*compare.Comparison, error, error) {
 		if saved {
 			c, err := readSaved(e, f, args)

@@ -80,12 +80,9 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 
 	o := comparerun.Options{Backends: backends, Events: evs, Runs: s.repeat, Duration: s.duration, Warmup: s.warmup,
 		Timeout: f.timeout, NoInterleave: f.noInterleave, Metrics: plan.interval, Machine: identity(facts),
-		Hint: func(res *result.Stat) string { return noPMUHint(e, res) }}
+		Hint: func(res *result.Stat) string { return noPMUHint(e, res) }, Progress: e.stderr}
 	if f.showOutput {
 		o.Stdio = e.workload
-	}
-	if isTerminal(e.stderr) {
-		o.Progress = e.stderr
 	}
 	failed, err := comparerun.Measure(ctx, c, o)
 	if err != nil {

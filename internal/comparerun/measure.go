@@ -13,6 +13,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/compare"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Options say how Measure runs the commands of a comparison.
@@ -26,7 +27,7 @@ type Options struct {
 	NoInterleave bool           // each command's runs in one block instead of A B A B ...
 	// Stdio are the streams the commands inherit; nil ones are /dev/null.
 	Stdio [3]*os.File
-	// Progress draws a progress bar: a terminal, or nil.
+	// Progress shows a progress bar when it is a terminal (pmc's stderr); nil for none.
 	Progress io.Writer
 	// Metrics computes a run's metrics over its counts lasting sec seconds.
 	Metrics func(counts []result.Count, sec float64) []result.Metric
@@ -34,6 +35,12 @@ type Options struct {
 	Machine *result.Machine
 	// Hint explains a result's counts once in the notes (no hardware PMU), "" when none.
 	Hint func(res *result.Stat) string
+}
+
+// isTerminal reports whether w is a terminal (colour, a progress bar).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && unix.IsTerminal(int(f.Fd()))
 }
 
 // runCounter hands each run of one command its own number, so that the fake backend's
@@ -65,6 +72,9 @@ func Measure(ctx context.Context, c *compare.Comparison, o Options) (failed, err
 				o.Stdio[i] = null
 			}
 		}
+	}
+	if !isTerminal(o.Progress) {
+		o.Progress = nil
 	}
 	backends := make([]stat.Backend, len(o.Backends))
 	for i, b := range o.Backends {

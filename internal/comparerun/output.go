@@ -25,12 +25,11 @@ const (
 
 // Output says where a comparison goes.
 type Output struct {
-	File     string    // -o: the comparison goes there instead of Stdout; "" for none
-	HTML     string    // --html: the page also goes there; "" for none
-	Format   Format    // of the comparison
-	Stdout   io.Writer // the comparison, without File
-	Terminal bool      // Stdout is a terminal: colour, unless NO_COLOR is set
-	Stderr   io.Writer // which files were written
+	File   string    // -o: the comparison goes there instead of Stdout; "" for none
+	HTML   string    // --html: the page also goes there; "" for none
+	Format Format    // of the comparison
+	Stdout io.Writer // the comparison, without File (in colour on a terminal, unless NO_COLOR is set)
+	Stderr io.Writer // which files were written
 }
 
 // End is how a comparison ended, once written: the signal that stopped it (Ctrl-C: 0 for
@@ -63,7 +62,7 @@ func Run(o Output, measuring bool, get func(ctx context.Context) (c *compare.Com
 		outs.Abort()
 		return end, err
 	}
-	return end, outs.Write(c, o.Format, o.Stdout, o.Terminal, o.Stderr)
+	return end, outs.Write(c, o.Format, o.Stdout, isTerminal(o.Stdout), o.Stderr)
 }
 
 // outputs are the comparison's files (-o, --html), created before anything runs so that one
