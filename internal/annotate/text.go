@@ -108,3 +108,35 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
 }
+
+// WriteAll writes the results in turn: text separated by blank lines, or JSON (one document
+// for one result, else a JSON array of them).
+func WriteAll(w io.Writer, results []*Result, asJSON bool, opt TextOptions) error {
+	if !asJSON {
+		for i, r := range results {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := r.WriteText(w, opt); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(results) == 1 {
+		return results[0].WriteJSON(w)
+	}
+	if _, err := io.WriteString(w, "[\n"); err != nil {
+		return err
+	}
+	for i, r := range results {
+		if i > 0 {
+			io.WriteString(w, ",\n")
+		}
+		if err := r.WriteJSON(w); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, "]\n")
+	return err
+}

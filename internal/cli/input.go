@@ -42,12 +42,3 @@ func readInput(path string, stdin io.Reader, limit int64, what string) ([]byte, 
 	}
 	return data, nil
 }
-
-// checkPercentLimit refuses a --percent-limit outside 0..100, NaN included (it compares false
-// with both bounds).
-func checkPercentLimit(v float64) error {
-	if !(v >= 0 && v <= 100) {
-		return fmt.Errorf("--percent-limit %g: give a percentage from 0 to 100", v)
-	}
-	return nil
-}

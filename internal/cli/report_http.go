@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
-	"github.com/pmc-tools/pmc/internal/unix"
+	"github.com/pmc-tools/pmc/internal/driver"
 	"github.com/pmc-tools/pmc/internal/web"
 )
 
@@ -29,70 +26,25 @@ func httpFlag(cmd *cobra.Command, addr *string) {
 	}
 }
 
-// serveContext is done at Ctrl-C or SIGTERM.
-func serveContext(cmd *cobra.Command) (context.Context, context.CancelFunc) {
-	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	return signal.NotifyContext(ctx, os.Interrupt, unix.SIGTERM)
-}
-
-// httpLoad is how the web view loads a recording: call chains, source lines, every sample.
-func httpLoad(e *env, cmd string, syms *symbolFlags, path string) (web.Recording, error) {
-	lo := syms.options(e, path)
-	lo.Lines, lo.Keep = true, true
-	r, err := load(e, cmd, lo)
-	if err != nil {
-		return web.Recording{}, err
-	}
-	return web.Recording{Path: path, Result: r}, nil
+// serveOptions are pmc cmd --http's.
+func serveOptions(e *env, cmd, addr, event string, load driver.Options) web.ServeOptions {
+	return web.ServeOptions{Addr: addr, Load: load, Event: event, Stderr: e.stderr, Warn: warner(e, cmd)}
 }
 
 // runReportHTTP is pmc report --http: the recording in pprof's web interface.
-func runReportHTTP(cmd *cobra.Command, e *env, f *reportFlags) error {
-	for _, o := range []string{"stdio", "json", "folded", "pprof", "html", "output"} {
-		if f.changed(o) {
-			return usageErr(fmt.Errorf("--http serves the recording: leave out --%s (or write it in a second run)", o))
+func runReportHTTP(cmd *cobra.Command, e *env, addr string, o driver.ReportOptions) error {
+	for _, f := range []string{"stdio", "json", "folded", "pprof", "html", "output"} {
+		if cmd.Flags().Changed(f) {
+			return usageErr(fmt.Errorf("--http serves the recording: leave out --%s (or write it in a second run)", f))
 		}
 	}
-	ln, err := web.Listen(f.http) // a port in use fails before the file is read
-	if err != nil {
-		return usageErr(err)
-	}
-	defer ln.Close()
-	rec, err := httpLoad(e, "report", &f.syms, f.input)
-	if err != nil {
-		return err
-	}
-	ctx, stop := serveContext(cmd)
-	defer stop()
-	return web.Report(ctx, rec, f.event, web.Options{Listener: ln, Cmd: "report", Stderr: e.stderr})
+	return web.ServeReport(cmd.Context(), o.Load.Path, serveOptions(e, "report", addr, o.Event, o.Load))
 }
 
 // runDiffHTTP is pmc diff --http: NEW against BASELINE in pprof's web interface.
-func runDiffHTTP(cmd *cobra.Command, e *env, f *diffFlags, args []string) error {
-	if len(args) == 0 {
-		args = []string{"perf.data.old", "perf.data"}
-	}
-	if len(args) != 2 {
-		return usageErr(errors.New("--http shows one difference: give BASELINE NEW (and the address as --http=ADDR)"))
-	}
-	if f.json || f.output != "" {
+func runDiffHTTP(cmd *cobra.Command, e *env, addr string, o driver.DiffReport) error {
+	if o.JSON || o.Output != "" {
 		return usageErr(errors.New("--http serves the difference: leave out --json and -o"))
 	}
-	ln, err := web.Listen(f.http)
-	if err != nil {
-		return usageErr(err)
-	}
-	defer ln.Close()
-	var recs [2]web.Recording
-	for i, path := range args {
-		if recs[i], err = httpLoad(e, "diff", &f.syms, path); err != nil {
-			return err
-		}
-	}
-	ctx, stop := serveContext(cmd)
-	defer stop()
-	return web.Diff(ctx, recs[0], recs[1], f.event, web.Options{Listener: ln, Cmd: "diff", Stderr: e.stderr})
+	return web.ServeDiff(cmd.Context(), o.Paths, serveOptions(e, "diff", addr, o.Event, o.Load))
 }

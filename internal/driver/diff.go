@@ -1,7 +1,9 @@
 package driver
 
 import (
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/pmc-tools/pmc/internal/profdiff"
 	"github.com/pmc-tools/pmc/internal/profile"
@@ -66,4 +68,46 @@ func Diff(o DiffOptions) ([]profdiff.File, []string, error) {
 		}
 	}
 	return files, warnings, nil
+}
+
+// DiffReport is pmc diff: the files compared, how, and where the table goes.
+type DiffReport struct {
+	DiffOptions
+	Sort    string // --sort: how rows are matched (profdiff.ParseMatch)
+	Compute string // --compute: the change column (profdiff.ParseCompute)
+	JSON    bool   // pmc.diff/v1 instead of text
+	Output  string // the file to write ("": Stdout)
+	Stdout  io.Writer
+	Warn    func(warnings []string) // told each file's symbol warnings
+}
+
+// WriteDiff compares the files (none: perf.data.old against perf.data, as perf diff) and
+// writes the table. The output file is opened before the files are read.
+func WriteDiff(o DiffReport) error {
+	match, err := profdiff.ParseMatch(o.Sort)
+	if err != nil {
+		return err
+	}
+	comp, err := profdiff.ParseCompute(o.Compute)
+	if err != nil {
+		return err
+	}
+	switch len(o.Paths) {
+	case 0:
+		o.Paths = []string{"perf.data.old", "perf.data"}
+	case 1:
+		return errors.New("give the baseline and at least one new file (or none: perf.data.old vs perf.data)")
+	}
+	return writeTo(o.Output, o.Stdout, func(w io.Writer) error {
+		files, warnings, err := Diff(o.DiffOptions)
+		o.Warn(warnings)
+		if err != nil {
+			return err
+		}
+		d := profdiff.Build(files, match, comp)
+		if o.JSON {
+			return d.WriteJSON(w)
+		}
+		return d.WriteText(w)
+	})
 }

@@ -19,4 +19,10 @@
 // out (code and line tables read per function through symbol.CodeReader); Disassemble is
 // that decoding alone, for any function (the web view's disassembly); Diff loads the files pmc
 // diff compares.
+//
+// The commands' runs are here too, so internal/cli only parses flags: Report chooses and
+// writes pmc report's outputs (internal/proffmt's text, JSON, folded stacks, pprof and HTML,
+// the header, --stats, --tasks), WriteAnnotate and WriteDiff write annotate's and diff's
+// text or JSON; every output file goes through internal/outfile, opened before the
+// recording is read and left as it was when anything fails.
 package driver

@@ -18,6 +18,10 @@
 //     address), prints the URL, refuses clients other than the local machine when bound to a
 //     loopback address, and stops when its context is done.
 //
+// ServeReport and ServeDiff are pmc report --http and pmc diff --http: they listen first (a
+// port in use fails before any file is read), load the recordings through internal/driver
+// with line tables and every sample, and serve until Ctrl-C or SIGTERM.
+//
 // The graph view runs graphviz's dot; without it pprof answers that view with an error and
 // the server says so when it starts. Nothing here runs at package initialisation; pprof's
 // own packages do a little (regular expressions, a configuration table: measured in the
