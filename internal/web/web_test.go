@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -171,10 +172,13 @@ func TestObjToolRefuses(t *testing.T) {
 func TestPprofDefinesOurFlags(t *testing.T) {
 	fs := newFlagSet([]string{"new"}, map[string]string{"http": "127.0.0.1:1", "no_browser": "true", "symbolize": "none",
 		"diff_base": "base", "normalize": "true"})
+	var mu sync.Mutex // pprof fetches the profile and its base from two goroutines
 	var fetched []string
 	var unknown error
 	err := driver.PProf(&driver.Options{Flagset: fs, UI: &ui{w: io.Discard}, Sym: noSymbolizer{}, Obj: &objTool{},
 		Fetch: fetchFunc(func(src string) (*pprof.Profile, string, error) {
+			mu.Lock()
+			defer mu.Unlock()
 			fetched = append(fetched, src)
 			unknown = fs.unknown()
 			return nil, "", errors.New("stop here")
