@@ -1,12 +1,14 @@
 package exporter
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/pmc-tools/pmc/internal/metrics"
+	"github.com/pmc-tools/pmc/internal/stat"
 )
 
 // Rule is one recording rule: a pmc metric computed in Prometheus.
@@ -69,4 +71,62 @@ func WriteRules(w io.Writer, rules []Rule, interval string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// WriteMetricRules writes the recording rules of the metrics names of set (or, when names is
+// empty, of every metric whose operands evs count); match finds an operand's event by
+// encoding (nil: by spelling only).
+func WriteMetricRules(w io.Writer, set *metrics.Set, match *metrics.Matcher, names []string, window string, evs []stat.Event) error {
+	counted := func(op string) string {
+		k, ok := match.OperandKey(op)
+		for _, ev := range evs {
+			if ev.Name == op || ok && match.Key(metrics.EncodingOf(ev.Attr)) == k {
+				return ev.Name
+			}
+		}
+		return ""
+	}
+	explicit := len(names) > 0
+	if !explicit {
+		for _, d := range set.Defs() {
+			names = append(names, d.Name)
+		}
+	}
+	var rules []Rule
+	for _, n := range names {
+		r, err := NewRule(set, n, window, counted, together(set, n, counted, evs))
+		if err != nil {
+			if explicit {
+				return fmt.Errorf("--rules: %w", err)
+			}
+			continue // a metric the default events cannot compute
+		}
+		rules = append(rules, r)
+	}
+	if len(rules) == 0 {
+		return errors.New("--rules: no metric can be computed from these events; choose metrics with -M (pmc stat --list-metrics)")
+	}
+	return WriteRules(w, rules, "")
+}
+
+// together reports whether the counter operands of metric name are counted in one group.
+func together(set *metrics.Set, name string, counted func(string) string, evs []stat.Event) bool {
+	group := -1
+	for _, op := range set.Events(name) {
+		if !metrics.NeedsCounter(op) {
+			continue
+		}
+		label := counted(op)
+		for _, ev := range evs {
+			if ev.Name != label {
+				continue
+			}
+			if group >= 0 && ev.Group != group {
+				return false
+			}
+			group = ev.Group
+			break
+		}
+	}
+	return true
 }
