@@ -6,9 +6,6 @@ import (
 	"github.com/pmc-tools/pmc/internal/doctor"
 )
 
-// probeKernel is the doctor's probe of perf_event_open on this machine; tests swap it.
-var probeKernel = doctor.ProbeKernel
-
 func newDoctorCmd(e *env) *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -23,18 +20,9 @@ by others. Exit status 0 when a hardware event opens, 1 when none does. --json w
 schema pmc.doctor/v1 (docs/json-schema.md).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := doctor.Diagnose(e.machine(), e.platform(), probeKernel())
-			var err error
-			if asJSON {
-				err = r.JSON(e.stdout)
-			} else {
-				err = r.Text(e.stdout)
-			}
-			if err != nil {
-				return &exitError{code: 1, err: err}
-			}
-			if !r.HardwareCounting {
-				return &exitError{code: 1}
+			r := doctor.Diagnose(e.machine(), e.platform(), doctor.ProbeKernel())
+			if err := r.Write(e.stdout, asJSON); err != nil || !r.HardwareCounting {
+				return &exitError{code: 1, err: err} // no message when the report says it
 			}
 			return nil
 		},

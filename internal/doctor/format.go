@@ -60,3 +60,11 @@ func (r *Report) JSON(w io.Writer) error {
 	_, err = w.Write(append(b, '\n'))
 	return err
 }
+
+// Write writes the report as JSON (asJSON) or as text.
+func (r *Report) Write(w io.Writer, asJSON bool) error {
+	if asJSON {
+		return r.JSON(w)
+	}
+	return r.Text(w)
+}
