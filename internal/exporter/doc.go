@@ -23,4 +23,7 @@
 // Rules translates pmc's metric expressions into Prometheus recording rules over the rates
 // of those series (metrics.Set.PromQL), labelled with whether their operands were counted in
 // one group.
+//
+// Serve is the command around them: the listeners (opened before counting, so a port in use
+// fails at once), the HTTP server with its timeouts, the refresh loop, and SIGHUP's reload.
 package exporter

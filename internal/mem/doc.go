@@ -45,4 +45,8 @@
 // samples use the monotonic clock.
 //
 // The JSON document (Result, schema "pmc.mem/v1") is described in docs/json-schema.md.
+//
+// Main is the command around Run: flags to a Config, the memory the sweep needs against what
+// the machine has, the output files opened first, rows written as they come, a progress
+// line on a terminal, and Ctrl-C ending the sweep with what was measured still written.
 package mem

@@ -12,4 +12,6 @@
 //
 // The samples come from a profile built by internal/driver (Profile.Samples, in perf's
 // order); the fields each sample recorded from its event's perf_event_attr.
+//
+// Main is pmc script around Write: -F is checked and -o opened before the file is read.
 package script

@@ -10,5 +10,6 @@
 // bound, and a row keeps at most a fixed number of distinct call chains.
 //
 // The Model is fed and read on one goroutine; the live Source (per-CPU rings) and the
-// terminal views are separate, so the model is tested with plain records.
+// terminal views are separate, so the model is tested with plain records. Main wires the
+// three for pmc top from its flags.
 package top
