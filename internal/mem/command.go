@@ -91,14 +91,8 @@ func Main(f *Flags, env Env) error {
 	if err != nil {
 		return err
 	}
-	need := c.MemoryNeeded()
-	if avail, err := m.MemAvailable(); err == nil && need > avail {
-		return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
-			FormatSize(c.Max), FormatSize(need), FormatSize(avail))
-	}
-	if left, ok := m.AddressSpaceLeft(); ok && need > left {
-		return fmt.Errorf("--max %s needs about %s of address space and the limit (ulimit -v) leaves %s: lower --max or raise ulimit -v",
-			FormatSize(c.Max), FormatSize(need), FormatSize(max(left, 0)))
+	if err := machineHolds(m, c); err != nil {
+		return err
 	}
 	caches, err := ReadCaches(m.Sys, 0)
 	if err != nil {
@@ -166,6 +160,20 @@ func Main(f *Flags, env Env) error {
 		_, err = env.Stdout.Write(out.Bytes())
 	}
 	return err
+}
+
+// machineHolds says when the sweep needs more memory or address space than m has.
+func machineHolds(m *host.Machine, c Config) error {
+	need := c.MemoryNeeded()
+	if avail, err := m.MemAvailable(); err == nil && need > avail {
+		return fmt.Errorf("--max %s needs about %s of memory and %s is available: lower --max",
+			FormatSize(c.Max), FormatSize(need), FormatSize(avail))
+	}
+	if left, ok := m.AddressSpaceLeft(); ok && need > left {
+		return fmt.Errorf("--max %s needs about %s of address space and the limit (ulimit -v) leaves %s: lower --max or raise ulimit -v",
+			FormatSize(c.Max), FormatSize(need), FormatSize(max(left, 0)))
+	}
+	return nil
 }
 
 // sweep runs c with the progress line on a terminal's stderr and, unless asJSON, the header
