@@ -69,7 +69,7 @@ const (
 	SampleRaw         uint64 = 1 << 10
 	SampleBranchStack uint64 = 1 << 11
 	SampleIdentifier  uint64 = 1 << 16
-	sampleTypeDecoded        = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleBranchStack | SampleIdentifier
+	sampleTypeDecoded        = SampleIP | SampleTID | SampleTime | SampleAddr | SampleRead | SampleCallchain | SampleID | SampleCPU | SamplePeriod | SampleStreamID | SampleRaw | SampleBranchStack | SampleIdentifier | SampleRegsUser | SampleStackUser
 	sampleIDAllFields        = SampleTID | SampleTime | SampleID | SampleStreamID | SampleCPU | SampleIdentifier
 )
 

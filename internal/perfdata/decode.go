@@ -70,6 +70,10 @@ type alloc struct {
 	words   []uint64
 	free    []*Sample
 	chain   []uint64 // the callchain of the Sample sample last recycled
+	// UserStacks given back with their samples, and the buffers of the one in use.
+	freeUsers []*UserStack
+	curRegs   []uint64
+	curStack  []byte
 }
 
 func (a *alloc) sample() *Sample {
@@ -121,6 +125,7 @@ func (rs *Records) Recycle(s *Sample) {
 		}
 		rs.a.free = append(f, s)
 	}
+	rs.a.recycleUser(s.User)
 }
 
 // Records returns a reader of the data section. A stream's (NewPipe) is read once: a
@@ -500,7 +505,12 @@ func (f *File) decodeSample(hdr RecordHeader, body []byte, a *alloc) (Record, er
 			s.Branches[i] = BranchEntry{From: d.u64(), To: d.u64(), Flags: d.u64()}
 		}
 	}
-	// Later fields (registers, user stack, weight...) are not decoded.
+	if d.err == nil {
+		if err := d.decodeUser(t, attr, s, a); err != nil {
+			return nil, err
+		}
+	}
+	// Later fields (weight, data source...) are not decoded.
 	return s, d.err
 }
 

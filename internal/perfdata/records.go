@@ -98,6 +98,7 @@ type Sample struct {
 	Callchain []uint64 // with the PERF_CONTEXT_* markers as the kernel wrote them
 	Raw       []byte
 	Branches  []BranchEntry // PERF_SAMPLE_BRANCH_STACK, the most recent branch first
+	User      *UserStack    // PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER (--call-graph dwarf)
 }
 
 // BranchEntry is one entry of a sample's branch stack (struct perf_branch_entry).

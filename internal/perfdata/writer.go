@@ -494,7 +494,7 @@ func (wr *Writer) appendSample(b []byte, s *Sample) ([]byte, error) {
 			b = le.AppendUint64(le.AppendUint64(le.AppendUint64(b, e.From), e.To), e.Flags)
 		}
 	}
-	return b, nil
+	return appendUser(b, t, a, s)
 }
 
 func appendRead(b []byte, r *ReadData, format uint64) []byte {
