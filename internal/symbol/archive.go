@@ -70,6 +70,7 @@ func (t *Table) Marshal(w io.Writer) error {
 	}
 	var code strings.Builder
 	t.marshalCode(&code)
+	t.marshalUnwind(&code)
 	bw.WriteString(code.String())
 	return bw.Flush()
 }
@@ -138,7 +139,11 @@ func ParseTable(data []byte) (*Table, error) {
 			}
 			lines.Rows = append(lines.Rows, LineRow{a, int32(fi), int32(ln)})
 		default:
-			if ok, err := t.parseCode(key, rest); !ok {
+			ok, err := t.parseCode(key, rest)
+			if !ok {
+				ok, err = t.parseUnwind(key, rest)
+			}
+			if !ok {
 				return nil, bad(fmt.Sprintf("unknown record %q", key))
 			} else if err != nil {
 				return nil, bad(err.Error())

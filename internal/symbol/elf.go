@@ -200,11 +200,16 @@ func funcSymbols(f *elf.File, typ elf.SectionType, thumb bool, out []Sym) ([]Sym
 	}
 	data = data[size:] // the first entry is all zeros
 	n := len(data) / size
+	// Labels (untyped symbols) count as functions in executable sections, as perf has them.
+	code := make([]bool, len(f.Sections))
+	for i, sec := range f.Sections {
+		code[i] = sec.Flags&elf.SHF_EXECINSTR != 0
+	}
 	// Two passes: the first counts the functions and their names' bytes, so that the
 	// symbols and one string of their names are made at their size.
 	var funcs, nameBytes int
 	for e := data; len(e) > 0; e = e[size:] {
-		if sym, ok := elfFunc(e, size, f.ByteOrder, strdata); ok {
+		if sym, ok := elfFunc(e, size, f.ByteOrder, strdata, code); ok {
 			funcs++
 			nameBytes += len(sym.name)
 		}
@@ -213,7 +218,7 @@ func funcSymbols(f *elf.File, typ elf.SectionType, thumb bool, out []Sym) ([]Sym
 	var names strings.Builder
 	names.Grow(nameBytes)
 	for e := data; len(e) > 0; e = e[size:] {
-		sym, ok := elfFunc(e, size, f.ByteOrder, strdata)
+		sym, ok := elfFunc(e, size, f.ByteOrder, strdata, code)
 		if !ok {
 			continue
 		}
@@ -236,8 +241,10 @@ type elfSym struct {
 }
 
 // elfFunc reads the symbol table entry e (size bytes): ok when it is a function
-// addSymbols keeps (defined, named, not an ARM mapping symbol).
-func elfFunc(e []byte, size int, bo binary.ByteOrder, strtab []byte) (s elfSym, ok bool) {
+// addSymbols keeps (defined, named, not an ARM mapping symbol), or a label in code (an
+// untyped symbol of a section code marks executable, such as ld.so's _start: perf takes
+// those for functions too).
+func elfFunc(e []byte, size int, bo binary.ByteOrder, strtab []byte, code []bool) (s elfSym, ok bool) {
 	var name uint32
 	var shndx uint16
 	if size == elf.Sym64Size {
@@ -247,7 +254,8 @@ func elfFunc(e []byte, size int, bo binary.ByteOrder, strtab []byte) (s elfSym, 
 		name, s.info, shndx = bo.Uint32(e), e[12], bo.Uint16(e[14:])
 		s.value, s.size = uint64(bo.Uint32(e[4:])), uint64(bo.Uint32(e[8:]))
 	}
-	if t := elf.ST_TYPE(s.info); t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC {
+	if t := elf.ST_TYPE(s.info); t != elf.STT_FUNC && t != elf.STT_GNU_IFUNC &&
+		(t != elf.STT_NOTYPE || int(shndx) >= len(code) || !code[shndx]) {
 		return s, false
 	}
 	if sec := elf.SectionIndex(shndx); sec == elf.SHN_UNDEF || sec >= elf.SHN_LORESERVE && sec != elf.SHN_ABS {

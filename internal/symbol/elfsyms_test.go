@@ -28,7 +28,8 @@ func elfFuncsByLibrary(f *elf.File) ([]Sym, string, error) {
 	var out []Sym
 	for _, s := range syms {
 		typ := elf.ST_TYPE(s.Info)
-		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC {
+		label := typ == elf.STT_NOTYPE && int(s.Section) < len(f.Sections) && f.Sections[s.Section].Flags&elf.SHF_EXECINSTR != 0
+		if typ != elf.STT_FUNC && typ != elf.STT_GNU_IFUNC && !label {
 			continue
 		}
 		if s.Section == elf.SHN_UNDEF || s.Section >= elf.SHN_LORESERVE && s.Section != elf.SHN_ABS || s.Name == "" {

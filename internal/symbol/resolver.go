@@ -42,6 +42,10 @@ type Resolver struct {
 
 	mu    sync.Mutex
 	cache map[string]*entry
+	// The unwind tables and DWARF scopes of tables, read once each (Frames, Inlines).
+	framesMu sync.Mutex
+	frames   map[*Table]framesEntry
+	inlines  map[*Table]*Inlines
 }
 
 // Shared is a cache of Tables by path, build-id and line-table choice, for Resolvers that

@@ -53,6 +53,10 @@ type Table struct {
 	// recording starts where _text ran (its pgoff), and MapAddr moves addresses by the
 	// difference (KASLR). 0 for every other table.
 	Text uint64
+	// Frames and Scopes are what an archive kept for call graphs (--call-graph dwarf): the
+	// unwind tables and the DWARF function scopes of the sampled functions (Inlines).
+	Frames *FrameSections
+	Scopes []Scope
 	// Source says where the symbols came from: "symtab", "dynsym", a debug file's path,
 	// "kallsyms", "perf-map", "archive".
 	Source string
