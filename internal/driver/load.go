@@ -118,6 +118,7 @@ func Load(o Options) (*Result, error) {
 	r.Profile = b.Profile()
 	r.Events = pf.Events // a pipe's are known once its records are read
 	r.Warnings = append(r.Warnings, SymbolWarnings(r.Profile, nil)...)
+	r.Warnings = append(r.Warnings, r.Profile.Notes...)
 	return r, nil
 }
 

@@ -139,7 +139,11 @@ func writeReport(w *bufio.Writer, p *profile.Profile, r *profile.Report) {
 					widths[nPct+j] = unresolvedWidth
 				}
 			}
-			if n := len(printable(v)); n > widths[nPct+j] {
+			n := len(printable(v))
+			if r.Sort[j] == "sym" && e.Sym != nil && e.Sym.Inlined {
+				n -= len(profile.InlinedSuffix) // perf sizes the column by the name alone
+			}
+			if n > widths[nPct+j] {
 				widths[nPct+j] = n
 			}
 		}

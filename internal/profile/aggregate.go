@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -36,6 +37,9 @@ type Aggregator struct {
 	unknownKernel *DSO               // [unknown] at perf's level k
 	branchCache   []branchCacheEntry // addBranches', made on first use
 	kern          []bool             // the levels of the stack being added
+	// inlTwins and inlNames give inlined frames one graph node per name (inline.go).
+	inlTwins map[*Location]*Location
+	inlNames map[string]*Symbol
 }
 
 // stackCount is the samples of one event and thread with one stack.
@@ -44,6 +48,7 @@ type stackCount struct {
 	thread  *Thread
 	cpu     int
 	stack   []*Location
+	self    *Location   // the sample's entry when not stack[0] (Sample.Self)
 	graph   []*Location // stack as the call trees see it (graphStack), once aggregated
 	period  uint64
 	samples uint64
@@ -115,11 +120,14 @@ func (a *Aggregator) Add(s *Sample) {
 	for _, l := range stack {
 		h = mix(h, uint64(locID(l)))
 	}
+	if s.Self != nil {
+		h = mix(h, uint64(locID(s.Self)))
+	}
 	first, ok := a.stacks[h]
 	if ok {
 		for i := first; i >= 0; i = a.uniq[i].next {
 			u := &a.uniq[i]
-			if u.event == s.Event && u.thread == s.Thread && u.cpu == cpu && slices.Equal(u.stack, stack) {
+			if u.event == s.Event && u.thread == s.Thread && u.cpu == cpu && u.self == s.Self && slices.Equal(u.stack, stack) {
 				u.period += s.Period
 				u.samples++
 				return
@@ -138,8 +146,8 @@ func (a *Aggregator) Add(s *Sample) {
 	if len(a.uniq) == cap(a.uniq) {
 		a.uniq = slices.Grow(a.uniq, max(len(a.uniq), 256)) // doubling, not append's quarter
 	}
-	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: cpu, stack: st, period: s.Period,
-		samples: 1, next: first})
+	a.uniq = append(a.uniq, stackCount{event: s.Event, thread: s.Thread, cpu: cpu, stack: st, self: s.Self,
+		period: s.Period, samples: 1, next: first})
 }
 
 // mix folds v into the hash h.
@@ -241,7 +249,7 @@ func (a *Aggregator) treeWorker(w uint8, na *nodeAlloc) {
 		u := &a.uniq[t.u]
 		stack := u.graph
 		if t.self {
-			rev = append(rev[:0], stack[0]) // the root: this entry
+			rev = append(rev[:0], u.hit()) // the root: this entry
 			if t.callee {
 				rev = append(rev, stack...)
 			} else {
@@ -279,6 +287,10 @@ func (g *aggregation) entryByKey(o *Options, s *stackCount, l *Location) *Entry 
 			// perf matches addresses in no mapping by address alone: the level ([k],
 			// [.]) shown is the first one's.
 			v = l.Sym.Name
+		}
+		if k == "sym" && l.Sym.Inlined {
+			// An inlined function's entries are one per function it is inlined into.
+			v += "\x00" + strconv.FormatUint(l.Sym.Start, 16)
 		}
 		if len(o.Sort) <= len(keys) {
 			keys[i] = v // up to 4 keys: the values are the map key, nothing is joined
@@ -343,7 +355,7 @@ func (a *Aggregator) add(u int) {
 		s.graph = a.graphStack(stack)
 	}
 	g.total += period
-	leaf := a.entry(g, s, stack[0])
+	leaf := a.entry(g, s, s.hit())
 	leaf.Self += period
 	leaf.Samples += s.samples
 	// perf draws a graph for a call chain of one frame too.
@@ -386,6 +398,13 @@ func (a *Aggregator) add(u int) {
 	}
 	a.kern = kern
 	seen := a.seen[:0]
+	if s.self != nil {
+		// The sampled function's entry, then every frame of the chain, which starts with
+		// functions inlined into it.
+		seen = append(seen, leaf)
+		leaf.Children += period
+		leaf.depth = max(leaf.depth, len(stack))
+	}
 	for i := range stack {
 		j := len(stack) - i // 0 (the leaf) first, then len-1 down to 1
 		if i == 0 {
@@ -395,7 +414,7 @@ func (a *Aggregator) add(u int) {
 			continue
 		}
 		e := leaf
-		if j > 0 {
+		if j > 0 || s.self != nil {
 			e = a.entry(g, s, a.raw(stack[j], kern[j]))
 		}
 		if slices.Contains(seen, e) {
@@ -406,7 +425,7 @@ func (a *Aggregator) add(u int) {
 		// perf's callchain depth of the entry: the whole chain for the sampled entry,
 		// the frames from here down to the sample for a caller.
 		d := j + 1
-		if j == 0 {
+		if j == 0 && s.self == nil {
 			d = len(stack)
 		}
 		e.depth = max(e.depth, d)
@@ -476,12 +495,24 @@ func (a *Aggregator) raw(l *Location, kernel bool) *Location {
 	return &c
 }
 
+// hit is the location the samples' entry is named by.
+func (s *stackCount) hit() *Location {
+	if s.self != nil {
+		return s.self
+	}
+	return s.stack[0]
+}
+
 // graphStack is stack as perf's call graphs match frames: a frame without a symbol by its
-// DSO and process address (two processes' frames at one DSO offset are two nodes).
+// DSO and process address (two processes' frames at one DSO offset are two nodes), an
+// inlined function by its name.
 func (a *Aggregator) graphStack(stack []*Location) []*Location {
 	var out []*Location
 	for i, l := range stack {
 		r := a.raw(l, l.Kernel())
+		if l.Sym.Inlined {
+			r = a.inlinedByName(l)
+		}
 		if r != l && out == nil {
 			out = append(make([]*Location, 0, len(stack)), stack[:i]...)
 		}

@@ -128,7 +128,10 @@ type Builder struct {
 	branchBuf   []Branch  // the branches of the sample being built, when not kept
 	scratch     []mapping // Mmap's
 
-	noChains bool // IgnoreCallchains
+	noChains bool                      // IgnoreCallchains
+	noInline bool                      // NoInline
+	inl      map[*Location][]*Location // a call chain's frames at a location (inline.go)
+	inlSyms  map[inlKey]*Symbol
 }
 
 // NewBuilder returns a Builder resolving through res (nil: no symbols, addresses only).
@@ -363,7 +366,11 @@ func (b *Builder) Sample(e SampleEvent) {
 				}
 				continue
 			}
-			stack = append(stack, b.locate(user, kern, a, kernel, len(stack) > 0))
+			l := b.locate(user, kern, a, kernel, len(stack) > 0)
+			var expanded bool
+			if stack, expanded = b.appendFrame(stack, l); expanded && s.Self == nil && len(stack) == len(b.inl[l]) {
+				s.Self = l // the entry is the sampled function, the chain starts inside it
+			}
 		}
 		if len(stack) == 0 {
 			stack = append(stack, b.locate(user, kern, e.IP, e.Kernel, false))

@@ -16,6 +16,7 @@ type Profile struct {
 	Samples  []Sample
 	Lost     uint64   // samples the kernel dropped (LOST records)
 	Warnings []string // said once each: "no kernel symbols: ..." and the like
+	Notes    []string // what reading the samples found: call chains that end early
 	// Comms is each thread's last name, by tid: perf sizes its Command column with them.
 	Comms map[int]string
 	// Exec is each process's executable, by pid: the first file it mapped (since its last
@@ -68,6 +69,9 @@ type Symbol struct {
 	File    string // source file of the symbol's first line, "" when unknown
 	Line    int
 	Unknown bool
+	// Inlined marks a function inlined where the frame is (perf's "(inlined)" frames):
+	// Start and Size are those of the function it is inlined into.
+	Inlined bool
 }
 
 // Location is one resolved address.
@@ -81,6 +85,9 @@ type Location struct {
 	Off  uint64
 	File string // source position, "" when unknown
 	Line int
+	// Real is, for an inlined frame, the location of the same address as its symbol
+	// resolves it; nil otherwise.
+	Real *Location
 
 	id uint32 // the Aggregator's number for it, 0 until it has one
 }
@@ -94,8 +101,19 @@ type Sample struct {
 	CPU    int
 	Time   uint64
 	Stack  []*Location
+	// Self is where the sample hit when Stack[0] is not it: a function inlined there (the
+	// chain shows those first, the entry is the symbol's). nil: Stack[0].
+	Self *Location
 	// Branches is the sample's branch stack (perf record -b), the most recent first.
 	Branches []Branch
+}
+
+// Hit is where the sample hit: the location its entry is named by.
+func (s *Sample) Hit() *Location {
+	if s.Self != nil {
+		return s.Self
+	}
+	return s.Stack[0]
 }
 
 // Kernel reports whether the location is in the kernel.

@@ -203,7 +203,7 @@ func value(key string, s *Sample, l *Location) string {
 		if l.Kernel() {
 			mark = "[k] "
 		}
-		return mark + l.Sym.Name
+		return mark + l.Sym.ShownName()
 	case "srcline":
 		if l.File == "" {
 			return fmt.Sprintf("%s[%x]", dsoName(l.DSO), l.Rel)
@@ -262,7 +262,7 @@ func (n *Node) add(path []*Location, period uint64, na *nodeAlloc) {
 // as C's "%#llx" prints it ("0" for 0).
 func nodeName(l *Location) string {
 	if !l.Sym.Unknown {
-		return l.Sym.Name
+		return l.Sym.ShownName()
 	}
 	if l.Addr == 0 {
 		return "0"

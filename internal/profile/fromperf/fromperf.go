@@ -39,6 +39,9 @@ func Feed(f *perfdata.File, b *profile.Builder) error {
 	}
 	// perf's machine names the idle task before any record does.
 	b.Comm(profile.CommEvent{Pid: 0, Tid: 0, Comm: "swapper"})
+	if dwarfEvents(f) && b.Chains() {
+		c.unw = newUnwinder(f, b)
+	}
 	return c.run()
 }
 
@@ -73,6 +76,11 @@ func (c *converter) run() error {
 		c.add(r)
 	}
 	c.flush(^uint64(0))
+	if c.unw != nil {
+		for _, n := range c.unw.notes() {
+			c.b.Note(n)
+		}
+	}
 	return nil
 }
 
@@ -112,6 +120,7 @@ type converter struct {
 	maxTime  uint64 // latest time queued
 	limit    uint64 // the next round flushes up to here
 	branches []profile.RawBranch
+	unw      *unwinder // --call-graph dwarf's samples
 }
 
 func (c *converter) add(r perfdata.Record) {
@@ -130,8 +139,10 @@ func (c *converter) add(r perfdata.Record) {
 		return
 	}
 	c.seq++
-	if s, ok := r.(*perfdata.Sample); ok {
-		// A sample waits in the queue's compact form, its record reused at once.
+	if s, ok := r.(*perfdata.Sample); ok && (s.User == nil || c.unw == nil) {
+		// A sample waits in the queue's compact form, its record reused at once. One to
+		// unwind waits whole: its stack is read when it is delivered, against the maps
+		// of its time.
 		c.q.addSample(t, c.seq, c.event(s))
 		c.rs.Recycle(s)
 	} else {
@@ -270,7 +281,11 @@ func (c *converter) event(s *perfdata.Sample) profile.SampleEvent {
 		}
 		c.branches = branches
 	}
+	chain := s.Callchain
+	if c.unw != nil && s.User != nil {
+		chain = c.unw.chainOf(s)
+	}
 	return profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
 		Kernel:    mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel,
-		Callchain: s.Callchain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)}
+		Callchain: chain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)}
 }
