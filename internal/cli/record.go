@@ -69,7 +69,7 @@ long recordings on a board's SD card take several times less room.`,
 	fl.Uint64VarP(&f.period, "count", "c", 0, "sample every N events")
 	fl.IntVarP(&f.freq, "freq", "F", 0, "sample at this many samples per second (default 4000)")
 	fl.BoolVarP(&f.callGraph, "call-graph-fp", "g", false, "record call chains (frame pointers)")
-	fl.StringVar(&f.cgMode, "call-graph", "", "call chain mode: fp")
+	fl.StringVar(&f.cgMode, "call-graph", "", "record call chains: fp (frame pointers, as -g) or dwarf[,SIZE] (user registers and SIZE bytes of user stack per sample, default 8192, unwound by pmc report)")
 	fl.StringVarP(&f.pids, "pid", "p", "", "sample these processes (comma-separated) until they exit or Ctrl-C")
 	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "sample every CPU")
 	fl.StringVarP(&f.cpus, "cpu", "C", "", "sample these CPUs only (e.g. 0-3,6)")
@@ -93,6 +93,7 @@ type recordPlan struct {
 	period    uint64
 	freq      uint64
 	callchain bool
+	userStack uint32 // --call-graph dwarf's stack copy
 	output    string
 	embed     bool
 	compress  int // zstd level; 0: none
@@ -122,10 +123,11 @@ func (f *recordFlags) plan(args []string) (*recordPlan, error) {
 	}
 	p.compress = f.compress
 	if f.cgMode != "" {
-		if mode, _, _ := strings.Cut(f.cgMode, ","); mode != "fp" {
-			return nil, fmt.Errorf("--call-graph %s: only fp (frame pointers) is supported", f.cgMode)
+		size, err := parseCallGraphMode(f.cgMode)
+		if err != nil {
+			return nil, err
 		}
-		p.callchain = true
+		p.callchain, p.userStack = size == 0, size
 	}
 	p.freq = defaultRecordFreq
 	if f.changed("freq") {
@@ -252,7 +254,7 @@ func runRecord(ctx context.Context, e *env, f *recordFlags, args []string) error
 // to for the default event) and the command's path.
 func (p *recordPlan) request(e *env, m *host.Machine) (*record.Request, error) {
 	req := &record.Request{Mode: p.mode, Command: p.command, PIDs: p.pids, CPUs: p.cpus, Period: p.period,
-		Freq: p.freq, Callchain: p.callchain, Compression: p.compress, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
+		Freq: p.freq, Callchain: p.callchain, UserStack: p.userStack, Compression: p.compress, Cmdline: append([]string{"pmc"}, os.Args[1:]...), Env: os.Environ(),
 		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2]}
 	var err error
 	if req.Events, err = recordEvents(m, p.spec, p.mode); err != nil {

@@ -140,7 +140,8 @@ func TestRecordUsageErrors(t *testing.T) {
 		{[]string{"record"}, "no command to sample"},
 		{[]string{"record", "-c", "10", "-F", "10", "true"}, "choose one"},
 		{[]string{"record", "-c", "0", "true"}, "positive period"},
-		{[]string{"record", "--call-graph", "dwarf", "true"}, "only fp"},
+		{[]string{"record", "--call-graph", "dwarf,0", "true"}, "8 to 65528"},
+		{[]string{"record", "--call-graph", "fpx", "true"}, "use fp (frame pointers) or dwarf"},
 		{[]string{"record", "-p", "1", "-a"}, "different modes"},
 		{[]string{"record", "-p", "x"}, "not a process id"},
 		{[]string{"record", "--off-cpu", "true"}, "BUILD_BPF_SKEL"}, // what perf's record_offcpu.sh looks for

@@ -92,6 +92,8 @@ const (
 	SampleStreamID   uint64 = unix.PERF_SAMPLE_STREAM_ID
 	SampleRaw        uint64 = unix.PERF_SAMPLE_RAW
 	SampleIdentifier uint64 = unix.PERF_SAMPLE_IDENTIFIER
+	SampleRegsUser   uint64 = unix.PERF_SAMPLE_REGS_USER
+	SampleStackUser  uint64 = unix.PERF_SAMPLE_STACK_USER
 )
 
 // Attr is pmc's own view of struct perf_event_attr: the kernel's bitfield word as named bools,
@@ -128,13 +130,20 @@ type Attr struct {
 	SampleIDAll   bool
 	ExcludeHost   bool
 	ExcludeGuest  bool
-	Mmap2         bool
-	CommExec      bool
-	UseClockID    bool
-	ContextSwitch bool
+	// ExcludeCallchainUser leaves user space out of the kernel's call chains (--call-graph
+	// dwarf unwinds it from the stack copy instead).
+	ExcludeCallchainUser bool
+	Mmap2                bool
+	CommExec             bool
+	UseClockID           bool
+	ContextSwitch        bool
 
 	WakeupEvents uint32
 	BPType       uint32
+	// SampleRegsUser and SampleStackUser: the user registers (a mask of the architecture's
+	// perf_regs) and the bytes of user stack each sample copies.
+	SampleRegsUser  uint64
+	SampleStackUser uint32
 }
 
 // flag names in the order of the kernel bitfield, as perf -vv prints them.
@@ -152,7 +161,8 @@ func (a *Attr) flags() []struct {
 		{"exclude_idle", a.ExcludeIdle}, {"mmap", a.Mmap}, {"comm", a.Comm}, {"freq", a.Freq},
 		{"inherit_stat", a.InheritStat}, {"enable_on_exec", a.EnableOnExec}, {"task", a.Task},
 		{"watermark", a.Watermark}, {"mmap_data", a.MmapData}, {"sample_id_all", a.SampleIDAll},
-		{"exclude_host", a.ExcludeHost}, {"exclude_guest", a.ExcludeGuest}, {"mmap2", a.Mmap2},
+		{"exclude_host", a.ExcludeHost}, {"exclude_guest", a.ExcludeGuest},
+		{"exclude_callchain_user", a.ExcludeCallchainUser}, {"mmap2", a.Mmap2},
 		{"comm_exec", a.CommExec}, {"use_clockid", a.UseClockID},
 		{"context_switch", a.ContextSwitch},
 	}
@@ -173,7 +183,7 @@ var sampleTypeNames = []struct {
 	{SampleIP, "IP"}, {SampleTID, "TID"}, {SampleTime, "TIME"}, {SampleAddr, "ADDR"},
 	{SampleRead, "READ"}, {SampleCallchain, "CALLCHAIN"}, {SampleID, "ID"}, {SampleCPU, "CPU"},
 	{SamplePeriod, "PERIOD"}, {SampleStreamID, "STREAM_ID"}, {SampleRaw, "RAW"},
-	{SampleIdentifier, "IDENTIFIER"},
+	{SampleIdentifier, "IDENTIFIER"}, {SampleRegsUser, "REGS_USER"}, {SampleStackUser, "STACK_USER"},
 }
 
 func bitNames(v uint64, names []struct {
@@ -235,6 +245,12 @@ func (a Attr) String() string {
 	}
 	if a.Config2 != 0 {
 		line("config2", fmt.Sprintf("%#x", a.Config2))
+	}
+	if a.SampleRegsUser != 0 {
+		line("sample_regs_user", fmt.Sprintf("%#x", a.SampleRegsUser))
+	}
+	if a.SampleStackUser != 0 {
+		line("sample_stack_user", a.SampleStackUser)
 	}
 	if a.Config3 != 0 {
 		line("config3", fmt.Sprintf("%#x", a.Config3))

@@ -27,6 +27,9 @@ func Encode(a Attr) (*unix.PerfEventAttr, error) {
 		Bp_type:     a.BPType,
 		Ext1:        a.Config1,
 		Ext2:        a.Config2,
+
+		Sample_regs_user:  a.SampleRegsUser,
+		Sample_stack_user: a.SampleStackUser,
 	}
 	bits := []struct {
 		on  bool
@@ -41,6 +44,7 @@ func Encode(a Attr) (*unix.PerfEventAttr, error) {
 		{a.Task, unix.PerfBitTask}, {a.Watermark, unix.PerfBitWatermark},
 		{a.MmapData, unix.PerfBitMmapData}, {a.SampleIDAll, unix.PerfBitSampleIDAll},
 		{a.ExcludeHost, unix.PerfBitExcludeHost}, {a.ExcludeGuest, unix.PerfBitExcludeGuest},
+		{a.ExcludeCallchainUser, unix.PerfBitExcludeCallchainUser},
 		{a.Mmap2, unix.PerfBitMmap2}, {a.CommExec, unix.PerfBitCommExec},
 		{a.UseClockID, unix.PerfBitUseClockID}, {a.ContextSwitch, unix.PerfBitContextSwitch},
 	}

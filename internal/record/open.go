@@ -31,6 +31,9 @@ func (s *Session) sampling(a perfevent.Attr, first bool) perfevent.Attr {
 	if s.req.Callchain {
 		a.SampleType |= perfevent.SampleCallchain
 	}
+	if s.req.UserStack > 0 {
+		a = dwarfSampling(a, s.req.UserStack)
+	}
 	if len(s.events) > 1 {
 		a.SampleType |= perfevent.SampleIdentifier
 	}
@@ -41,6 +44,11 @@ func (s *Session) sampling(a perfevent.Attr, first bool) perfevent.Attr {
 	a.EnableOnExec = s.req.Mode == Launch
 	a.Watermark, a.WakeupEvents = true, uint32(s.ringPages*os.Getpagesize()/4)
 	a.Mmap, a.Mmap2, a.Comm, a.CommExec, a.Task = first, first, first, first, first
+	if s.req.UserStack > 0 {
+		// perf's unwinder reads a binary's .eh_frame_hdr where the process maps it, in
+		// its read-only segment: --call-graph dwarf records the data mappings too.
+		a.MmapData = first
+	}
 	return a
 }
 
@@ -244,7 +252,8 @@ func (s *Session) fileEvents() ([]perfdata.Event, error) {
 		}
 		out[i] = perfdata.Event{Name: ev.Name, IDs: s.ids[i], Attr: perfdata.Attr{Type: k.Type, Config: k.Config,
 			SamplePeriod: k.Sample, SampleType: k.Sample_type, ReadFormat: k.Read_format, Flags: k.Bits,
-			WakeupEvents: k.Wakeup, BPType: k.Bp_type, Config1: k.Ext1, Config2: k.Ext2}}
+			WakeupEvents: k.Wakeup, BPType: k.Bp_type, Config1: k.Ext1, Config2: k.Ext2,
+			SampleRegsUser: k.Sample_regs_user, SampleStackUser: k.Sample_stack_user}}
 	}
 	return out, nil
 }

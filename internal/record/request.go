@@ -43,8 +43,12 @@ type Request struct {
 	Period                uint64
 	Freq                  uint64 // samples per second; used when Period is 0
 	Callchain             bool
-	Cmdline               []string // the CMDLINE feature: how pmc was run
-	RingPages             int      // a power of two; 0: DefaultRingPages
+	// UserStack, when not 0, records call chains as --call-graph dwarf does: the user
+	// registers and this many bytes of user stack per sample (a multiple of 8), the
+	// kernel's chain without its user part.
+	UserStack uint32
+	Cmdline   []string // the CMDLINE feature: how pmc was run
+	RingPages int      // a power of two; 0: DefaultRingPages
 	// Compression is perf's -z level: the records are written zstd-compressed (perf's
 	// PERF_RECORD_COMPRESSED); 0 writes them as they are.
 	Compression int

@@ -51,6 +51,9 @@ func Start(req *Request, k Kernel, w io.Writer) (*Session, error) {
 	if k.Machine == nil {
 		return nil, errors.New("record: no machine")
 	}
+	if err := checkUserStack(req.UserStack); err != nil {
+		return nil, err
+	}
 	s := &Session{req: req, k: k.withDefaults(), ringPages: req.RingPages, cpus: req.CPUs, hits: newHits(0, 0)}
 	if s.ringPages == 0 {
 		s.ringPages = DefaultRingPages

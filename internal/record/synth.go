@@ -46,16 +46,24 @@ func (s *Session) synthesize() {
 		o := origin
 		o.PID, o.TID = uint32(pid), uint32(pid)
 		for _, mp := range maps {
-			if !strings.Contains(mp.Perms, "x") || mp.Path == "" {
-				continue
+			exec := strings.Contains(mp.Perms, "x")
+			if !exec && s.req.UserStack == 0 || mp.Path == "" {
+				continue // data mappings only for --call-graph dwarf (sampling's MmapData)
 			}
 			rec := mmap2Of(mp, pid)
+			if !exec {
+				rec.Misc |= miscMmapData
+			}
 			rec.Origin = o
 			s.write(s.w.Write(rec))
 			s.hits.add(rec)
 		}
 	}
 }
+
+// miscMmapData marks an MMAP2 record of a mapping that is not executable
+// (PERF_RECORD_MISC_MMAP_DATA).
+const miscMmapData = 1 << 13
 
 // kernelMap writes perf's MMAP of the kernel's text, so kernel samples are attributed to
 // [kernel.kallsyms].

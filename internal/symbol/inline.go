@@ -337,3 +337,23 @@ func (r *Resolver) readInlines(t *Table) *Inlines {
 
 // attrMIPSLinkageName is DW_AT_MIPS_linkage_name, the linkage name before DWARF 4.
 const attrMIPSLinkageName dwarf.Attr = 0x2007
+
+// ScopesAt returns the scopes of the subprogram holding addr (its ranges and the
+// subroutines inlined into it, in order), for an archive to keep; nil when none covers it.
+func (in *Inlines) ScopesAt(addr uint64) []Scope {
+	if in == nil || in.At(addr) == nil {
+		return nil
+	}
+	i, _ := slices.BinarySearchFunc(in.tops, addr, func(t scopeTop, a uint64) int {
+		if t.lo > a {
+			return 1
+		}
+		return -1
+	})
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		if t := in.tops[j]; addr < t.hi {
+			return in.scopes[t.from:t.to]
+		}
+	}
+	return nil
+}

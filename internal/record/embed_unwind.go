@@ -1,0 +1,72 @@
+package record
+
+import (
+	"github.com/pmc-tools/pmc/internal/perfdata"
+	"github.com/pmc-tools/pmc/internal/profile"
+	"github.com/pmc-tools/pmc/internal/symbol"
+)
+
+// keepCallGraphs adds to the archive's tables what call graphs need on another machine:
+// the unwind tables of every sampled object when the recording has --call-graph dwarf
+// samples (a recording made on a board unwinds on a laptop), and the DWARF scopes of the
+// functions its chains pass through (their inlined frames). The tables are copied, never
+// changed in place (they are the resolver's).
+func keepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver, tables []*symbol.Table) []*symbol.Table {
+	dwarf, chains := false, false
+	for _, ev := range pf.Events {
+		t := ev.Attr.SampleType
+		dwarf = dwarf || t&perfdata.SampleRegsUser != 0 && t&perfdata.SampleStackUser != 0
+		chains = chains || t&perfdata.SampleCallchain != 0
+	}
+	if !chains {
+		return tables
+	}
+	// The addresses of each object's frames.
+	addrs := map[*symbol.Table][]uint64{}
+	seen := map[*profile.Location]bool{}
+	for i := range p.Samples {
+		for _, l := range p.Samples[i].Stack {
+			if l.Real != nil {
+				l = l.Real
+			}
+			if t := l.DSO.Table; t != nil && !l.DSO.Kernel && !seen[l] {
+				seen[l] = true
+				addrs[t] = append(addrs[t], l.Rel)
+			}
+		}
+	}
+	out := make([]*symbol.Table, len(tables))
+	for i, t := range tables {
+		out[i] = t
+		if t.Kind == symbol.KindKernel || t.Kind == symbol.KindPerfMap {
+			continue
+		}
+		k := *t
+		if dwarf && k.Frames == nil {
+			k.Frames, _ = res.Frames(t)
+		}
+		if len(k.Scopes) == 0 {
+			k.Scopes = keptScopes(res.Inlines(t), addrs[t])
+		}
+		out[i] = &k
+	}
+	return out
+}
+
+// keptScopes are the scopes of the subprograms holding addrs, each once.
+func keptScopes(in *symbol.Inlines, addrs []uint64) []symbol.Scope {
+	if in == nil {
+		return nil
+	}
+	var out []symbol.Scope
+	kept := map[symbol.Scope]bool{}
+	for _, a := range addrs {
+		sc := in.ScopesAt(a)
+		if len(sc) == 0 || kept[sc[0]] {
+			continue
+		}
+		kept[sc[0]] = true
+		out = append(out, sc...)
+	}
+	return out
+}
