@@ -88,6 +88,7 @@ func pmcBatch(g Guest) []Cmd {
 	cmds = append(cmds, annotateBatch(g)...)
 	cmds = append(cmds, newCmdBatch(g)...)
 	cmds = append(cmds, compareBatch(g)...)
+	cmds = append(cmds, dwarfBatch(g)...)
 	for _, n := range []int{0, ftN} {
 		ft := fmt.Sprintf("/bin/forkthreads --procs %d --threads %d --work %010d", ftProcs, ftThreads, n)
 		js(fmt.Sprintf("ft-%d", n), "-e instructions:u -- "+ft)
