@@ -15,7 +15,7 @@ func KeepCode(p *profile.Profile, tables []*symbol.Table, symfsDir string) []*sy
 	seen := map[*profile.Symbol]bool{}
 	for i := range p.Samples {
 		if st := p.Samples[i].Stack; len(st) > 0 {
-			if l := st[0]; l.Sym != nil && !l.Sym.Unknown && !l.DSO.Kernel && l.DSO.Table != nil && !seen[l.Sym] {
+			if l := p.Samples[i].Hit(); l.Sym != nil && !l.Sym.Unknown && !l.DSO.Kernel && l.DSO.Table != nil && !seen[l.Sym] {
 				seen[l.Sym] = true
 				hit[l.DSO.Table] = append(hit[l.DSO.Table], l.Sym)
 			}

@@ -27,7 +27,7 @@ func Embed(perfData string, out io.Writer, res *symbol.Resolver,
 	if err != nil {
 		return nil, 0, fmt.Errorf("--embed-symbols: reading %s back: %w", perfData, err)
 	}
-	tables := keepCallGraphs(pf, p, res, ArchiveTables(p, false))
+	tables := KeepCallGraphs(pf, p, res, ArchiveTables(p, false))
 	if keep != nil {
 		tables = keep(p, tables)
 	}

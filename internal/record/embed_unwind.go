@@ -6,12 +6,12 @@ import (
 	"github.com/pmc-tools/pmc/internal/symbol"
 )
 
-// keepCallGraphs adds to the archive's tables what call graphs need on another machine:
+// KeepCallGraphs adds to the archive's tables what call graphs need on another machine:
 // the unwind tables of every sampled object when the recording has --call-graph dwarf
 // samples (a recording made on a board unwinds on a laptop), and the DWARF scopes of the
 // functions its chains pass through (their inlined frames). The tables are copied, never
 // changed in place (they are the resolver's).
-func keepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver, tables []*symbol.Table) []*symbol.Table {
+func KeepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver, tables []*symbol.Table) []*symbol.Table {
 	dwarf, chains := false, false
 	for _, ev := range pf.Events {
 		t := ev.Attr.SampleType
@@ -21,8 +21,9 @@ func keepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 	if !chains {
 		return tables
 	}
-	// The addresses of each object's frames.
-	addrs := map[*symbol.Table][]uint64{}
+	// The addresses of each object's frames (by path and build-id: tables may be copies).
+	type object struct{ path, id string }
+	addrs := map[object][]uint64{}
 	seen := map[*profile.Location]bool{}
 	for i := range p.Samples {
 		for _, l := range p.Samples[i].Stack {
@@ -31,7 +32,8 @@ func keepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 			}
 			if t := l.DSO.Table; t != nil && !l.DSO.Kernel && !seen[l] {
 				seen[l] = true
-				addrs[t] = append(addrs[t], l.Rel)
+				k := object{t.Path, t.BuildID}
+				addrs[k] = append(addrs[k], l.Rel)
 			}
 		}
 	}
@@ -46,7 +48,7 @@ func keepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 			k.Frames, _ = res.Frames(t)
 		}
 		if len(k.Scopes) == 0 {
-			k.Scopes = keptScopes(res.Inlines(t), addrs[t])
+			k.Scopes = keptScopes(res.Inlines(t), addrs[object{t.Path, t.BuildID}])
 		}
 		out[i] = &k
 	}

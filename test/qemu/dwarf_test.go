@@ -2,10 +2,12 @@ package qemu
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/base64"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -78,6 +80,9 @@ func TestDwarfCallGraph(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			if keep := os.Getenv("PMC_QEMU_KEEP"); keep != "" {
+				keepDwarf(t, g, dir, keep, report)
+			}
 			var out, errb bytes.Buffer
 			empty := t.TempDir()
 			if code := cli.Run([]string{"report", "--stdio", "--no-children", "-i", filepath.Join(dir, "dwarf.data"),
@@ -125,3 +130,29 @@ func graphOf(report string) string {
 	}
 	return rest
 }
+
+// keepDwarf copies the guest's recording, its archive and its report to keep (as
+// test/dwarfcorpus keeps them: guest.NAME.data.gz, .pmcsym, .report.txt).
+func keepDwarf(t *testing.T, g Guest, dir, keep, report string) {
+	base := filepath.Join(keep, "guest."+g.Name+".data")
+	data, err := os.ReadFile(filepath.Join(dir, "dwarf.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	archive, err := os.ReadFile(filepath.Join(dir, "dwarf.data.pmcsym"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{base + ".gz": gz.Bytes(), base + ".pmcsym": archive,
+		base + ".report.txt": []byte(tipLine.ReplaceAllString(report, ""))} {
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+var tipLine = regexp.MustCompile(`(?m)^# \(Tip: .*\)\n`)

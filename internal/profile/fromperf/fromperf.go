@@ -121,6 +121,7 @@ type converter struct {
 	limit    uint64 // the next round flushes up to here
 	branches []profile.RawBranch
 	unw      *unwinder // --call-graph dwarf's samples
+	held     int       // bytes of user stack in queued samples
 }
 
 func (c *converter) add(r perfdata.Record) {
@@ -151,6 +152,7 @@ func (c *converter) add(r perfdata.Record) {
 	if t > c.maxTime {
 		c.maxTime = t
 	}
+	c.bound(r)
 }
 
 // time is the record's timestamp when the file gives every record one.
@@ -188,7 +190,9 @@ func (c *converter) flush(limit uint64) {
 			c.b.Sample(c.q.takeSample(x))
 			continue
 		}
-		c.deliver(c.q.take(x))
+		r := c.q.take(x)
+		c.release(r)
+		c.deliver(r)
 	}
 	c.q.drop(n)
 }

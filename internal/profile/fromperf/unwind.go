@@ -154,3 +154,30 @@ func (u *unwinder) notes() []string {
 	return append(out, fmt.Sprintf("%d of %d call chains (--call-graph dwarf) end before their outermost frame, at: %s",
 		u.early, u.total, strings.Join(parts, "; ")))
 }
+
+// maxHeld bounds the user stacks queued samples hold: a file without FINISHED_ROUND
+// records (one ring: pmc's on a single CPU) would otherwise be read whole before any
+// sample is delivered. Past it the older half of the queue is delivered, as perf's
+// ordered events do when their queue is full.
+var maxHeld = 256 << 20
+
+// bound counts r's stack copy and delivers the queue's older half when they weigh too much.
+func (c *converter) bound(r perfdata.Record) {
+	s, ok := r.(*perfdata.Sample)
+	if !ok || s.User == nil || c.unw == nil {
+		return // not queued whole (add)
+	}
+	c.held += len(s.User.Stack)
+	if c.held <= maxHeld {
+		return
+	}
+	all := c.q.sort()
+	c.flush(all[len(all)/2].t)
+}
+
+// release uncounts the stack copy of a record being delivered.
+func (c *converter) release(r perfdata.Record) {
+	if s, ok := r.(*perfdata.Sample); ok && s.User != nil && c.unw != nil {
+		c.held -= len(s.User.Stack)
+	}
+}
