@@ -82,7 +82,8 @@ func Load(o Options) (*Result, error) {
 	in := Input{Pipe: pf.Pipe}
 	for _, ev := range pf.Events {
 		in.Chains = in.Chains || ev.Attr.SampleType&perfdata.SampleCallchain != 0
-		in.Branches = in.Branches || ev.Attr.SampleType&perfdata.SampleBranchStack != 0
+		// perf's branch view is for branch stacks (-b), not LBR call stacks (--call-graph lbr).
+		in.Branches = in.Branches || ev.Attr.SampleType&perfdata.SampleBranchStack != 0 && !fromperf.CallStackBranches(ev.Attr)
 	}
 	r.HasChains = in.Chains
 	var agg *profile.Aggregator

@@ -47,6 +47,9 @@ type SampleEvent struct {
 	Time      uint64
 	EventID   uint64 // matched against Event.ID; unknown ids go to the first event
 	Branches  []RawBranch
+	// IPApart: the sample's entry is IP's, which the chain need not start with (an LBR
+	// call stack starts at the called function's first instruction).
+	IPApart bool
 }
 
 // RawBranch is one entry of a sample's branch stack: the addresses and the basic block's
@@ -374,6 +377,11 @@ func (b *Builder) Sample(e SampleEvent) {
 		}
 		if len(stack) == 0 {
 			stack = append(stack, b.locate(user, kern, e.IP, e.Kernel, false))
+		}
+		if e.IPApart {
+			if l := b.locate(user, kern, e.IP, e.Kernel, false); l != stack[0] {
+				s.Self = l
+			}
 		}
 	}
 	b.stack = stack

@@ -114,11 +114,8 @@ func inlinesOf(ra io.ReaderAt) *Inlines {
 	if err != nil {
 		return nil
 	}
-	if s := f.Section(".debug_info"); s == nil || s.Type == elf.SHT_NOBITS {
-		return nil
-	}
-	d, err := f.DWARF()
-	if err != nil {
+	d := scopesDWARF(f)
+	if d == nil {
 		return nil
 	}
 	in := &Inlines{d: d, done: map[dwarf.Offset]bool{}, names: map[dwarf.Offset]string{}}
@@ -356,4 +353,37 @@ func (in *Inlines) ScopesAt(addr uint64) []Scope {
 		}
 	}
 	return nil
+}
+
+// scopesDWARF reads the DWARF sections function scopes need (not the line table or the
+// location lists, which are the bulk of a C library's debug file: f.DWARF would inflate
+// them too); nil when f has no DWARF.
+func scopesDWARF(f *elf.File) *dwarf.Data {
+	read := func(name string) []byte {
+		s := f.Section(name)
+		if s == nil || s.Type == elf.SHT_NOBITS {
+			return nil
+		}
+		b, err := s.Data()
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	info, abbrev := read(".debug_info"), read(".debug_abbrev")
+	if info == nil || abbrev == nil {
+		return nil
+	}
+	d, err := dwarf.New(abbrev, nil, nil, info, nil, nil, read(".debug_ranges"), read(".debug_str"))
+	if err != nil {
+		return nil
+	}
+	for _, name := range []string{".debug_addr", ".debug_rnglists", ".debug_str_offsets", ".debug_line_str"} {
+		if b := read(name); b != nil {
+			if err := d.AddSection(name, b); err != nil {
+				return nil
+			}
+		}
+	}
+	return d
 }

@@ -38,8 +38,15 @@ var corpus = []struct {
 	// read, as 0, less one), which --children makes an entry of: rows without children.
 	{file: "here.short.data", rows: []string{"no-children"}, allowed: []string{perfGuesses}},
 	// ls and gzip from the distribution (no symbols, CFI only), the C library (its debug
-	// file: inlined frames).
-	{file: "here.ls.data", rows: []string{"no-children"}, allowed: []string{perfStops, perfGuesses, perfLastGuess}, minSameChain: 0.8},
+	// file: inlined frames). perf's libunwind gives up at random: in this recording it
+	// stops most chains at __libc_start_call_main (its verbose log shows it reading a
+	// caller's frame at a wrong address, then dereferencing 3), where pmc goes on to the
+	// program's _start as in every other chain; in another recording of the same command
+	// 120 of 127 chains were equal. Every difference must still be one of perf stopping.
+	{file: "here.ls.data", rows: []string{"no-children"}, allowed: []string{perfStops, perfGuesses, perfLastGuess}},
+	// LBR call stacks (--call-graph lbr, Intel only), made up by mklbr: the chain is the
+	// calls' sources under the last call's target, the entry the sampled address's.
+	{file: "synth.lbr.data", exact: []string{"no-children", "children", "caller"}, minSameChain: 1},
 }
 
 var (
@@ -59,6 +66,9 @@ func unpack(t *testing.T, dir, file string) string {
 		t.Fatal(err)
 	}
 	a, err := os.ReadFile(filepath.Join("testdata", "data", file+".pmcsym"))
+	if os.IsNotExist(err) {
+		return out // a recording of no binary (synth.lbr.data)
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ cc="$tmp/wl/$(uname -m)/callchain"
 go build -o "$tmp/pmc" "$root/cmd/pmc"
 go build -o "$tmp/mkarchive" ./mkarchive
 d=testdata/data
-rm -f "$d"/here.*
+rm -f "$d"/here.* "$d"/synth.*
 w=$tmp/data
 mkdir "$w"
 perf record -q -e cpu-clock:u -F 1000 --call-graph dwarf -o "$w/here.callchain.data" -- "$cc" 100000000 >/dev/null
@@ -25,6 +25,7 @@ perf record -q -e cpu-clock:u -F 500 --call-graph dwarf -o "$w/here.ls.data" -- 
 	sh -c 'ls -lR /usr/lib/x86_64-linux-gnu >/dev/null; gzip -c /usr/bin/perf >/dev/null'
 "$tmp/pmc" record -e cpu-clock:u -F 1000 --call-graph dwarf -o "$w/here.pmc.data" -- "$cc" 100000000 >/dev/null 2>&1
 "$tmp/mkarchive" "$w"/*.data
+go run ./mklbr "$w/synth.lbr.data" # no binary, no archive: its addresses stay addresses
 for f in "$w"/*.data; do
 	name=$(basename "$f")
 	perf report --stdio --no-children -i "$f" 2>/dev/null | grep -v '^# (Tip: .*)$' > "testdata/perf/$name.no-children.txt"
@@ -32,5 +33,5 @@ for f in "$w"/*.data; do
 	perf report --stdio --no-children -g caller -i "$f" 2>/dev/null | grep -v '^# (Tip: .*)$' > "testdata/perf/$name.caller.txt"
 	perf script -i "$f" 2>/dev/null > "testdata/perf/$name.script.txt"
 	gzip -9n < "$f" > "$d/$name.gz"
-	cp "$f.pmcsym" "$d/$name.pmcsym"
+	if [ -e "$f.pmcsym" ]; then cp "$f.pmcsym" "$d/$name.pmcsym"; fi
 done

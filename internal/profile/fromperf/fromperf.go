@@ -121,6 +121,7 @@ type converter struct {
 	limit    uint64 // the next round flushes up to here
 	branches []profile.RawBranch
 	unw      *unwinder // --call-graph dwarf's samples
+	lbr      []uint64  // --call-graph lbr's chain of the sample being read
 	held     int       // bytes of user stack in queued samples
 }
 
@@ -289,7 +290,11 @@ func (c *converter) event(s *perfdata.Sample) profile.SampleEvent {
 	if c.unw != nil && s.User != nil {
 		chain = c.unw.chainOf(s)
 	}
-	return profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP,
+	lbr := c.lbrChain(s, *attr)
+	if lbr != nil {
+		chain, branches = lbr, nil // a call stack, not branches to show
+	}
+	return profile.SampleEvent{Branches: branches, Pid: int(int32(s.PID)), Tid: int(int32(s.TID)), IP: s.IP, IPApart: lbr != nil,
 		Kernel:    mode == perfdata.MiscKernel || mode == perfdata.MiscGuestKernel,
 		Callchain: chain, Period: period, CPU: int(s.CPU), Time: s.Time, EventID: uint64(s.Event)}
 }

@@ -21,7 +21,7 @@ type queued struct {
 // samples, and the collector passes over them.
 type qsample struct {
 	pid, tid          int32
-	kernel            bool
+	kernel, ipApart   bool
 	ip, period, time  uint64
 	cpu               int64
 	event             uint64
@@ -149,7 +149,7 @@ func (q *queue) drop(n int) {
 // addSample queues sample e (its slices are copied).
 func (q *queue) addSample(t, seq uint64, e profile.SampleEvent) {
 	i := q.samples.alloc()
-	*q.samples.at(i) = qsample{pid: int32(e.Pid), tid: int32(e.Tid), kernel: e.Kernel, ip: e.IP, period: e.Period,
+	*q.samples.at(i) = qsample{pid: int32(e.Pid), tid: int32(e.Tid), kernel: e.Kernel, ipApart: e.IPApart, ip: e.IP, period: e.Period,
 		time: e.Time, cpu: int64(e.CPU), event: e.EventID,
 		chain: uint32(len(q.words)), nchain: uint32(len(e.Callchain)),
 		branch: uint32(len(q.branches)), nbranches: uint32(len(e.Branches))}
@@ -168,7 +168,7 @@ func (q *queue) takeSample(x queued) profile.SampleEvent {
 	q.samples.release(i)
 	q.liveWords -= int(s.nchain)
 	q.liveBranches -= int(s.nbranches)
-	e := profile.SampleEvent{Pid: int(s.pid), Tid: int(s.tid), Kernel: s.kernel, IP: s.ip, Period: s.period,
+	e := profile.SampleEvent{Pid: int(s.pid), Tid: int(s.tid), Kernel: s.kernel, IPApart: s.ipApart, IP: s.ip, Period: s.period,
 		Time: s.time, CPU: int(s.cpu), EventID: s.event}
 	if s.nchain > 0 {
 		e.Callchain = q.words[s.chain : s.chain+s.nchain : s.chain+s.nchain]
