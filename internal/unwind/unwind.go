@@ -145,9 +145,6 @@ func Unwind(arch Arch, regs Regs, copied []byte, find Finder, out []uint64) ([]u
 		if p.err != nil {
 			return out, planStop(p.err, c.Object)
 		}
-		if p.row != nil && p.row.signal && !exact {
-			out[len(out)-1] = pc // perf reports a signal frame's pc as it is
-		}
 		var next Regs
 		var err error
 		if p.row != nil {
@@ -173,16 +170,15 @@ func Unwind(arch Arch, regs Regs, copied []byte, find Finder, out []uint64) ([]u
 		if len(out)-first >= MaxFrames {
 			return out, Stop{Reason: Depth}
 		}
+		// After a signal handler's trampoline, the interrupted pc is exact: its table is
+		// looked up there. perf reports every caller at pc-1 all the same.
 		exact = p.row != nil && p.row.signal
 		regs, pc = next, npc
 		ip := pc
 		if arch == ARM {
 			ip &^= 1
 		}
-		if !exact {
-			ip--
-		}
-		out = append(out, ip)
+		out = append(out, ip-1)
 	}
 }
 
