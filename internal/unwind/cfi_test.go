@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/symbol"
@@ -101,7 +102,7 @@ func TestCFIChain(t *testing.T) {
 	stack := stackOf(0x2020, 0xaaaa, 0xbbbb, 0x3030, 0, 0)
 	out, stop := Unwind(X86_64, regsX86(0x1010, 0x7000), stack, oneObject(tab), nil)
 	want := []uint64{0x1010, 0x201f, 0x302f}
-	if !equal(out, want) || stop.Reason != End {
+	if !slices.Equal(out, want) || stop.Reason != End {
 		t.Fatalf("frames %#x, stop %v; want %#x, the outermost frame", out, stop, want)
 	}
 }
@@ -119,7 +120,7 @@ func TestCFIStackEnd(t *testing.T) {
 		{stackOf(0x2020)[:5], []uint64{0x1010}},        // a copy shorter than a word
 	} {
 		out, stop := Unwind(X86_64, regsX86(0x1010, 0x7000), c.stack, oneObject(tab), nil)
-		if !equal(out, c.want) || stop.Reason != StackEnd {
+		if !slices.Equal(out, c.want) || stop.Reason != StackEnd {
 			t.Errorf("stack of %d bytes: frames %#x, stop %v; want %#x, the end of the copy", len(c.stack), out, stop, c.want)
 		}
 	}
@@ -139,7 +140,7 @@ func TestCFIPLT(t *testing.T) {
 		{0x101b, stackOf(0, 0x2020, 0, 0)}, // the next entry's 11th byte on
 	} {
 		out, stop := Unwind(X86_64, regsX86(c.pc, 0x7000), c.stack, oneObject(tab), nil)
-		if want := []uint64{c.pc, 0x201f}; !equal(out, want) || stop.Reason != End {
+		if want := []uint64{c.pc, 0x201f}; !slices.Equal(out, want) || stop.Reason != End {
 			t.Errorf("pc %#x: frames %#x, stop %v; want %#x", c.pc, out, stop, want)
 		}
 	}
@@ -163,7 +164,7 @@ func TestCFIRememberRestore(t *testing.T) {
 		{0x1007, stackOf(0, 0x2020, 0)},
 	} {
 		out, _ := Unwind(X86_64, regsX86(c.pc, 0x7000), c.stack, oneObject(tab), nil)
-		if want := []uint64{c.pc, 0x201f}; !equal(out, want) {
+		if want := []uint64{c.pc, 0x201f}; !slices.Equal(out, want) {
 			t.Errorf("pc %#x: frames %#x, want %#x", c.pc, out, want)
 		}
 	}
@@ -252,7 +253,7 @@ func TestEHFrameHdr(t *testing.T) {
 		t.Fatal(".eh_frame_hdr not taken")
 	}
 	out, stop := Unwind(X86_64, regsX86(0x1010, 0x7000), stackOf(0x2020, 0), oneObject(tab), nil)
-	if want := []uint64{0x1010, 0x201f}; !equal(out, want) || stop.Reason != End {
+	if want := []uint64{0x1010, 0x201f}; !slices.Equal(out, want) || stop.Reason != End {
 		t.Fatalf("frames %#x, stop %v; want %#x", out, stop, want)
 	}
 	if tab.eh.indexed {
@@ -261,16 +262,4 @@ func TestEHFrameHdr(t *testing.T) {
 	if _, err := tab.eh.find(0x1500); !errors.Is(err, errNoFDE) {
 		t.Errorf("an address between FDEs: %v, want no FDE", err)
 	}
-}
-
-func equal(a, b []uint64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

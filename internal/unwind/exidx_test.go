@@ -3,6 +3,7 @@ package unwind
 import (
 	"debug/elf"
 	"encoding/binary"
+	"slices"
 	"testing"
 
 	"github.com/pmc-tools/pmc/internal/symbol"
@@ -60,7 +61,7 @@ func TestEHABIChain(t *testing.T) {
 	find := func(a uint64) (Code, bool) { return Code{Tables: tables, Rel: a}, a >= 0x1000 && a < 0x5000 }
 	out, stop := Unwind(ARM, r, stack, find, nil)
 	want := []uint64{0x4004, 0x101f, 0x302f, 0x203f}
-	if !equal(out, want) || stop.Reason != End {
+	if !slices.Equal(out, want) || stop.Reason != End {
 		t.Fatalf("frames %#x, stop %v; want %#x, the outermost frame", out, stop, want)
 	}
 }

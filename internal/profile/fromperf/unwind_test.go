@@ -99,3 +99,78 @@ func TestUnwindShortCopies(t *testing.T) {
 		t.Errorf("notes %q, want one about the stack copy's end", p.Notes)
 	}
 }
+
+// TestUnwindBadInput: registers of a 32-bit x86 task and a stack copy shorter than its
+// record claims end their chains with notes that say so; the samples stay, at their IP.
+func TestUnwindBadInput(t *testing.T) {
+	ev := perfdata.Event{Attr: perfdata.Attr{SampleType: perfdata.SampleIP | perfdata.SampleTID | perfdata.SampleCallchain |
+		perfdata.SampleRegsUser | perfdata.SampleStackUser, SampleRegsUser: 0xff0fff, SampleStackUser: 16, SamplePeriod: 1}}
+	regs := make([]uint64, 20)
+	regs[7], regs[8] = 0x7000, 0x1000 // SP, IP
+	var buf bytes.Buffer
+	w, err := perfdata.NewWriter(&seekBuffer{b: &buf}, []perfdata.Event{ev})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Features.Arch = "x86_64"
+	for _, u := range []*perfdata.UserStack{
+		{ABI: perfdata.RegsABI32, Regs: regs, Stack: make([]byte, 16), Size: 16},
+		{ABI: perfdata.RegsABI64, Regs: regs, Stack: make([]byte, 16), Size: 16, Dyn: 64},
+	} {
+		s := &perfdata.Sample{RecordHeader: perfdata.RecordHeader{Type: perfdata.RecordSample, Misc: perfdata.MiscUser},
+			Origin: perfdata.Origin{PID: 7, TID: 7}, IP: 0x1000, User: u}
+		if err := w.Write(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := perfdata.NewFile(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Build(f, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Samples) != 2 || len(p.Samples[0].Stack) != 1 || len(p.Samples[1].Stack) != 1 {
+		t.Fatalf("%d samples, want 2 of one frame each", len(p.Samples))
+	}
+	notes := strings.Join(p.Notes, "\n")
+	for _, want := range []string{"1 of 2 samples hold less user stack than their records claim",
+		"2 of 2 call chains", "a 32-bit x86 task", "an address in no mapping"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q lack %q", notes, want)
+		}
+	}
+}
+
+// seekBuffer is an io.WriteSeeker in memory.
+type seekBuffer struct {
+	b   *bytes.Buffer
+	off int64
+}
+
+func (s *seekBuffer) Write(p []byte) (int, error) {
+	data := s.b.Bytes()
+	if end := s.off + int64(len(p)); end > int64(len(data)) {
+		s.b.Write(make([]byte, end-int64(len(data))))
+		data = s.b.Bytes()
+	}
+	copy(data[s.off:], p)
+	s.off += int64(len(p))
+	return len(p), nil
+}
+
+func (s *seekBuffer) Seek(off int64, whence int) (int64, error) {
+	switch whence {
+	case 0:
+		s.off = off
+	case 1:
+		s.off += off
+	case 2:
+		s.off = int64(s.b.Len()) + off
+	}
+	return s.off, nil
+}
