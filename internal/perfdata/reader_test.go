@@ -231,6 +231,7 @@ func FuzzReader(f *testing.F) {
 		f.Add(b)
 	}
 	f.Add(corpusFile(f, "here.zstd.data"))                      // compressed records (perf record -z)
+	f.Add(corpusFile(f, "here.dwarf.data"))                     // user registers and stacks (--call-graph dwarf)
 	for _, name := range []string{"stat.data", "stat-a.data"} { // perf stat record's records
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
