@@ -12,7 +12,7 @@ import (
 
 // TestRecordDwarf (issue 27): pmc record --call-graph dwarf of callchain (-O2 -g
 // -fomit-frame-pointer) on this machine, reported by pmc: every sample in leaf has the
-// callers mid, top, main; where perf is installed, perf unwinds pmc's file to the same
+// callers mid, top, main; perf (scripts/deps.sh installs it) unwinds pmc's file to the same
 // chains (perf script and pmc script agree sample for sample).
 func TestRecordDwarf(t *testing.T) {
 	testenv.CheckFDs(t)
@@ -21,7 +21,7 @@ func TestRecordDwarf(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	args := []string{"record", "-e", "cpu-clock:u", "-F", "1000", "--call-graph", "dwarf", "-o", out, "--", cc, "100000000"}
 	if code := testRun(args, &stdout, &stderr); code != 0 {
-		t.Skipf("pmc record exit %d (sampling not allowed here?): %s", code, stderr.String())
+		testenv.Missing(t, "pmc record exit %d (sampling not allowed here?): %s", code, stderr.String())
 	}
 	stdout.Reset()
 	stderr.Reset()
@@ -48,11 +48,12 @@ func TestRecordDwarf(t *testing.T) {
 	if leaf < 20 {
 		t.Fatalf("%d samples in leaf:\n%s", leaf, pmcScript)
 	}
-	if _, err := exec.LookPath("perf"); err != nil {
-		t.Logf("%d samples in leaf, each leaf <- mid <- top <- main (perf not installed: not compared)", leaf)
+	perf := testenv.HaveTool(t, "perf", "perf's unwinding of pmc's file")
+	if perf == "" {
+		t.Logf("%d samples in leaf, each leaf <- mid <- top <- main", leaf)
 		return
 	}
-	perfScript, err := exec.Command("perf", "script", "-F", "comm,ip,sym,dso", "-i", out).Output()
+	perfScript, err := exec.Command(perf, "script", "-F", "comm,ip,sym,dso", "-i", out).Output()
 	if err != nil {
 		t.Fatalf("perf script: %v", err)
 	}

@@ -3,8 +3,9 @@
 # each one's symbol archive from this machine's binaries (mkarchive) and perf's own output
 # for each view the test compares (testdata/perf/FILE.VIEW.txt). Needs perf (6.1 made the
 # committed files), gcc, make, Go and the C library's debug file (Debian: libc6-dbg); run
-# as a user perf may sample with. Not pmc's -update: the truth here is perf's, and the
-# recordings are remade with it (the binaries they name must exist for perf to unwind).
+# as a user perf may sample with; scripts/update-perf-goldens.sh runs it. Not pmc's -update:
+# the truth here is perf's, and the recordings are remade with it (the binaries they name
+# must exist for perf to unwind).
 # The guests' recordings (guest.*) come from test/qemu instead: see testdata/README.md.
 set -eu
 cd "$(dirname "$0")"
