@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # --call-graph dwarf report benchmark (issue 27), run by hand (never in CI):
-#   bash bench/dwarf.sh [RUNS]
+#   bash bench/dwarf.sh [RUNS]      (SIZES=20000 for the smaller file alone)
 # Records bench/deep.c built as distributions build code (-O2 -g -fomit-frame-pointer:
 # chains 6 to 21 frames deep, no frame pointers) with perf record -e cpu-clock:u -F 20000
 # --call-graph dwarf (8 KiB of stack per sample, perf's default) at about 20K and 200K
@@ -20,7 +20,7 @@ trap 'rm -rf "$TMP"' EXIT
 cc -O2 -g -fomit-frame-pointer -o "$TMP/deep" bench/deep.c
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 samples() { perf script -F ip -G -i "$1" 2>/dev/null | wc -l; }
-for target in 20000 200000; do
+for target in ${SIZES:-20000 200000}; do
 	f=$TMP/dwarf-$target.data
 	# deep runs for a time: on a loaded machine it gets less of a CPU, so run it longer
 	# until the file holds at least 90% of the samples wanted.
