@@ -27,10 +27,11 @@ func Embed(perfData string, out io.Writer, res *symbol.Resolver,
 	if err != nil {
 		return nil, 0, fmt.Errorf("--embed-symbols: reading %s back: %w", perfData, err)
 	}
-	tables := KeepCallGraphs(pf, p, res, ArchiveTables(p, false))
+	tables := ArchiveTables(p, false)
 	if keep != nil {
-		tables = keep(p, tables)
+		tables = keep(p, tables) // before KeepCallGraphs's copies: keep knows the profile's tables
 	}
+	tables = KeepCallGraphs(pf, p, res, tables)
 	if err := symbol.WriteArchive(out, tables); err != nil {
 		return p, 0, err
 	}

@@ -10,7 +10,8 @@ import (
 // the unwind tables of every sampled object when the recording has --call-graph dwarf
 // samples (a recording made on a board unwinds on a laptop), and the DWARF scopes of the
 // functions its chains pass through (their inlined frames). The tables are copied, never
-// changed in place (they are the resolver's).
+// changed in place (they are the resolver's), and may be copies themselves (matched to the
+// resolver's by path and build-id, whose unwind tables and scopes it has read already).
 func KeepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver, tables []*symbol.Table) []*symbol.Table {
 	dwarf, chains := false, false
 	for _, ev := range pf.Events {
@@ -24,6 +25,7 @@ func KeepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 	// The addresses of each object's frames (by path and build-id: tables may be copies).
 	type object struct{ path, id string }
 	addrs := map[object][]uint64{}
+	orig := map[object]*symbol.Table{}
 	seen := map[*profile.Location]bool{}
 	for i := range p.Samples {
 		for _, l := range p.Samples[i].Stack {
@@ -34,6 +36,7 @@ func KeepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 				seen[l] = true
 				k := object{t.Path, t.BuildID}
 				addrs[k] = append(addrs[k], l.Rel)
+				orig[k] = t
 			}
 		}
 	}
@@ -44,11 +47,16 @@ func KeepCallGraphs(pf *perfdata.File, p *profile.Profile, res *symbol.Resolver,
 			continue
 		}
 		k := *t
+		o := object{t.Path, t.BuildID}
+		r := t
+		if orig[o] != nil {
+			r = orig[o]
+		}
 		if dwarf && k.Frames == nil {
-			k.Frames, _ = res.Frames(t)
+			k.Frames, _ = res.Frames(r)
 		}
 		if len(k.Scopes) == 0 {
-			k.Scopes = keptScopes(res.Inlines(t), addrs[object{t.Path, t.BuildID}])
+			k.Scopes = keptScopes(res.Inlines(r), addrs[o])
 		}
 		out[i] = &k
 	}
