@@ -176,8 +176,8 @@ func appendFrame(b []byte, l *profile.Location, ip uint64, f Field, pid int) []b
 			}
 		}
 	}
-	if f&DSO != 0 && l.Sym != nil && l.Sym.Inlined {
-		return append(b, profile.InlinedSuffix...) // perf's in place of the DSO
+	if l.Sym != nil && l.Sym.Inlined {
+		return append(b, profile.InlinedSuffix...) // perf's, in place of the DSO if it is shown
 	}
 	if f&DSO != 0 {
 		b = append(b, " ("...)

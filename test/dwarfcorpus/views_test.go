@@ -5,12 +5,15 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/pmc-tools/pmc/internal/golden"
 )
 
 // perfStacks folds perf script's samples (the goldens) into stacks, outermost frame first,
@@ -164,4 +167,38 @@ func depths(stacks map[string]int64) map[int]int64 {
 		out[strings.Count(s, ";")+1] += n
 	}
 	return out
+}
+
+var (
+	symOff  = regexp.MustCompile(`\+0x[0-9a-f]+`)
+	dsoPart = regexp.MustCompile(` \([^()]*\)$`)
+)
+
+// TestScriptFieldsAgreeWithPerf: pmc script -F ip,sym (no DSO) prints each frame as perf
+// script does, an inlined one with " (inlined)" still: perf's default output with the
+// offsets and DSOs taken out.
+func TestScriptFieldsAgreeWithPerf(t *testing.T) {
+	dir, empty := t.TempDir(), t.TempDir()
+	for _, file := range []string{"here.callchain.data", "here.pmc.data"} {
+		script, err := os.ReadFile(filepath.Join("testdata", "perf", file+".script.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, s := range samples(string(script)) {
+			for _, f := range s[1:] {
+				if !strings.HasSuffix(f, " (inlined)") {
+					f = dsoPart.ReplaceAllString(f, "")
+				}
+				want = append(want, symOff.ReplaceAllString(f, ""))
+			}
+		}
+		var got []string
+		for _, s := range samples(run(t, empty, "script", "-F", "ip,sym", "-i", unpack(t, dir, file))) {
+			got = append(got, s...)
+		}
+		if !slices.Equal(got, want) || !slices.ContainsFunc(got, func(f string) bool { return strings.HasSuffix(f, " (inlined)") }) {
+			t.Errorf("%s: pmc script -F ip,sym differs from perf's frames:\n%s", file, golden.Diff(strings.Join(want, "\n"), strings.Join(got, "\n")))
+		}
+	}
 }
