@@ -11,6 +11,16 @@
 // failure goes back through a close-on-exec pipe that pmc reads only after the exit, so
 // nothing wakes pmc at exec time; the shim then exits 127 or 126 like a shell.
 //
+// Why not fork the workload straight from a thread of pmc's own that the counters are opened
+// on (inherit=1): it halves the launch's CPU cost, and counts wrongly. The child's copies of
+// the counters live in a clone of the thread's perf context, and the kernel swaps equivalent
+// contexts between a parent and its clone at a context switch instead of scheduling them out
+// and in: whenever the workload and pmc's thread follow each other on a CPU, the enabled
+// counters move to pmc's thread and the workload's become the disabled copies. Tried on
+// 2026-11-26: in the armv7 guest, 3 of 8 multiplexed runs lost 1-9% of an event's enabled
+// time (TestPMCMultiplex). perf stat forks first and opens the counters on the child, as the
+// shim lets pmc do.
+//
 // Wait parks on a pidfd in Go's poller (no thread busy in waitid, no sysmon churn), measures
 // the wall clock itself from Exec to exit, and returns the exit status with the rusage
 // times minus the shim's own start-up. ForwardSignals keeps pmc alive through SIGINT,
