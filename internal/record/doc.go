@@ -30,5 +30,11 @@
 //   - the end (the workload's exit, every -p target's, Ctrl-C) wakes the poller for good
 //     (perfevent.Poller's wake-up is a state), so the recording is always finalized.
 //
-// The output file itself is the caller's (outfile.Rotate): it keeps or removes it.
+// The command itself is here too: Options.Plan checks pmc record's flags (rates, targets
+// -p/-a/-C, -o, -z), Plan.Request resolves the events on the machine (cpu-clock to fall back
+// to for the default event) and the command's path, and Main opens the outputs before
+// anything runs (OpenOutput: a file kept or removed as a whole by outfile.Rotate, or
+// standard output for -o -), records until the end, writes the summary and the exit status
+// and, with --embed-symbols, the symbol archive (through Symbols, the report side's
+// functions the engine does not import). The Session alone leaves its output to the caller.
 package record

@@ -1,17 +1,15 @@
-package cli
+package record
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/pmc-tools/pmc/internal/record"
 )
 
-// parseCallGraphMode reads pmc record's --call-graph as perf record reads it: fp, or
-// dwarf with an optional stack copy size (rounded up to 8 bytes, at most 65528); it returns
+// parseCallGraph reads pmc record's --call-graph as perf record reads it: fp, or dwarf
+// with an optional stack copy size (rounded up to 8 bytes, at most MaxUserStack); it returns
 // the stack copy's size, 0 for fp.
-func parseCallGraphMode(v string) (uint32, error) {
+func parseCallGraph(v string) (uint32, error) {
 	mode, arg, hasArg := strings.Cut(v, ",")
 	switch mode {
 	case "fp":
@@ -21,12 +19,12 @@ func parseCallGraphMode(v string) (uint32, error) {
 		return 0, nil
 	case "dwarf":
 		if !hasArg {
-			return record.DefaultUserStack, nil
+			return DefaultUserStack, nil
 		}
 		n, err := strconv.ParseUint(arg, 0, 32)
 		n = (n + 7) &^ 7
-		if err != nil || n == 0 || n > record.MaxUserStack {
-			return 0, fmt.Errorf("--call-graph %s: give the stack copy's size in bytes, 8 to %d (default %d)", v, record.MaxUserStack, record.DefaultUserStack)
+		if err != nil || n == 0 || n > MaxUserStack {
+			return 0, fmt.Errorf("--call-graph %s: give the stack copy's size in bytes, 8 to %d (default %d)", v, MaxUserStack, DefaultUserStack)
 		}
 		return uint32(n), nil
 	case "lbr":
