@@ -113,11 +113,7 @@ func run(args []string, e *env) int {
 // warnf writes a message line to w with its control characters shown escaped: messages name
 // files, symbols and events read from files, which must not drive the user's terminal.
 func warnf(w io.Writer, format string, args ...any) {
-	lines := strings.Split(fmt.Sprintf(format, args...), "\n")
-	for i, l := range lines {
-		lines[i] = result.Printable(l)
-	}
-	fmt.Fprintln(w, strings.Join(lines, "\n"))
+	fmt.Fprintln(w, result.PrintableLines(fmt.Sprintf(format, args...)))
 }
 
 // completionRefusesUnknown makes `pmc completion SHELL` fail for a shell cobra does not know:

@@ -1,9 +1,9 @@
 package cli
 
 import (
-	"fmt"
 	"io"
-	"os"
+
+	"github.com/pmc-tools/pmc/internal/infile"
 )
 
 // Input size limits: a file pmc reads is refused past its limit rather than read until
@@ -15,30 +15,7 @@ const (
 	limitFake    = 64 << 20  // --fake
 )
 
-// readInput reads path ("-": stdin), at most limit bytes; what names the input in errors.
-// FIFOs and devices are read the same way, up to the limit.
+// readInput reads path ("-": stdin) up to limit (infile.Read); what names the input in errors.
 func readInput(path string, stdin io.Reader, limit int64, what string) ([]byte, error) {
-	if path == "" {
-		return nil, fmt.Errorf("%s: the file name is empty", what)
-	}
-	r := stdin
-	if path != "-" || stdin == nil {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", what, err)
-		}
-		defer f.Close()
-		if st, err := f.Stat(); err == nil && st.IsDir() {
-			return nil, fmt.Errorf("%s: %s is a directory: name a file", what, path)
-		}
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: %s is larger than %d MiB, the most pmc reads of it", what, path, limit>>20)
-	}
-	return data, nil
+	return infile.Read(path, stdin, limit, what)
 }

@@ -2,10 +2,12 @@ package host
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/events"
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // cpuTable is the table written for this exact CPU, whether or not it has a core PMU (the
@@ -172,3 +174,16 @@ func (m *Machine) Canonical(typ uint32, config uint64) (uint32, uint64) {
 // RawCode is the core PMU's raw code for a generic event name ("cpu-cycles"), when this
 // machine's table is countable here and maps it.
 func (m *Machine) RawCode(canon string) (uint64, bool) { return m.rawCode(canon) }
+
+// Identity is m as saved results name it (result.Machine).
+func (m *Machine) Identity() *result.Machine {
+	id := &result.Machine{Host: m.Hostname, Kernel: m.Kernel, CPUs: m.Processors, PMU: m.PMULine()}
+	if m.CPUErr == nil && m.CPU.ISA != "" {
+		model := m.CPUModel() // "<table title or model name>; <identity>": the title may hold "; " too
+		if i := strings.LastIndex(model, "; "); i >= 0 {
+			model = model[:i]
+		}
+		id.CPU, id.CPUID = model, m.CPU.String()
+	}
+	return id
+}

@@ -3,6 +3,7 @@ package result
 import (
 	"strconv"
 	"strings"
+	"time"
 )
 
 // SchemaVersion names the JSON schema of Stat (docs/json-schema.md). Bump the suffix on any
@@ -288,4 +289,16 @@ func (r *Stat) CPULabel(cpu int) (label string, n int) {
 		}
 	}
 	return "CPU" + strconv.Itoa(cpu), 1
+}
+
+// Stamp records where (m), when and by what (pmc's version and command line) r was
+// measured; a zero started leaves the date out (the fake backend: its output is the same on
+// every run).
+func (r *Stat) Stamp(m *Machine, started time.Time, version string, command []string) {
+	r.Machine = m
+	if !started.IsZero() {
+		r.Date = started.UTC().Format(time.RFC3339)
+	}
+	r.PMCVersion = version
+	r.PMCCommand = command
 }

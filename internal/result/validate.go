@@ -156,3 +156,12 @@ func Printable(s string) string {
 	}
 	return b.String()
 }
+
+// PrintableLines is Printable for each line of s: its line breaks are kept.
+func PrintableLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = Printable(l)
+	}
+	return strings.Join(lines, "\n")
+}
