@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/host"
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
 )
 
@@ -264,14 +265,16 @@ func (e *Exporter) read(c *counting) {
 	for _, r := range rs {
 		k := key{r.Event, r.CPU}
 		a := acc{enabled: float64(r.Value.Enabled), running: float64(r.Value.Running), err: r.Err}
-		// Enabled 0: nothing to count yet (a cgroup's events run only while its tasks do), a
-		// true 0. Running 0 after being enabled: never on a counter, not counted.
-		if r.Err == nil && (r.Value.Running > 0 || r.Value.Enabled == 0) {
-			a.counted = true
-			a.count = float64(r.Value.Raw)
-			if r.Value.Running < r.Value.Enabled {
-				a.count *= float64(r.Value.Enabled) / float64(r.Value.Running)
-			}
+		rd := result.Reading{Raw: r.Value.Raw, Enabled: r.Value.Enabled, Running: r.Value.Running}
+		switch {
+		case r.Err != nil:
+		case rd.Status() == result.Counted:
+			a.counted, a.count = true, rd.Scaled()
+		case rd.Enabled == 0:
+			// Never enabled yet: a cgroup's events run only while its tasks do, and a cgroup
+			// that has not run a task has counted nothing, a true 0 for a Prometheus counter.
+			// Enabled but never on a counter stays not counted.
+			a.counted, a.count = true, float64(rd.Raw)
 		}
 		last[k] = last[k].plus(a)
 	}

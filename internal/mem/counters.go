@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	pe "github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -28,12 +29,15 @@ type counterSet struct {
 	page      []byte
 }
 
-// blockCount is one counter's change over a block, scaled for multiplexing.
+// blockCount is one counter's change over a block: its status and, when counted, the
+// value scaled for multiplexing (result.Reading, the rule every command shares).
 type blockCount struct {
-	value   float64
-	ok      bool // false: the counter is missing or never ran
-	running bool
+	status result.Status
+	value  float64
 }
+
+// ok reports whether the counter has a value for the block.
+func (b blockCount) ok() bool { return b.status == result.Counted }
 
 // cyclesAttr counts user-space core cycles of the calling thread: allowed at
 // perf_event_paranoid 2 (kernel and hypervisor excluded).
@@ -98,12 +102,9 @@ func (cs *counterSet) read() []pe.Value {
 func diff(before, after []pe.Value) []blockCount {
 	out := make([]blockCount, len(after))
 	for i := range after {
-		run := after[i].Running - before[i].Running
-		en := after[i].Enabled - before[i].Enabled
-		if run == 0 || en == 0 {
-			continue
-		}
-		out[i] = blockCount{value: float64(after[i].Raw-before[i].Raw) * float64(en) / float64(run), ok: true, running: true}
+		rd := result.Reading{Raw: after[i].Raw, Enabled: after[i].Enabled, Running: after[i].Running}.
+			Sub(result.Reading{Raw: before[i].Raw, Enabled: before[i].Enabled, Running: before[i].Running})
+		out[i] = blockCount{status: rd.Status(), value: rd.Scaled()}
 	}
 	return out
 }
@@ -119,14 +120,17 @@ func (cs *counterSet) perHop(counts []blockCount, hops int) []EventCount {
 		ec := EventCount{Name: name}
 		switch {
 		case cs.ctrs[i] == nil:
-			ec.Status = "not-supported"
+			ec.Status = result.NotSupported
 			if cs.errs[i] != nil {
 				ec.Error = cs.errs[i].Error()
 			}
-		case i >= len(counts) || !counts[i].ok:
-			ec.Status = "not-counted"
+		case i >= len(counts):
+			ec.Status = result.NotCounted
 		default:
-			ec.Status, ec.PerHop = "counted", counts[i].value/float64(hops)
+			ec.Status = counts[i].status
+			if ec.Status == result.Counted {
+				ec.PerHop = counts[i].value / float64(hops)
+			}
 		}
 		out = append(out, ec)
 	}

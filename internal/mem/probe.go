@@ -294,7 +294,7 @@ func measure(buf []uint32, lines, per, nb int, cs *counterSet, tm timer, samples
 	}
 	p.NS = bestNS
 	p.Events = cs.perHop(best, per)
-	if cs.cycles >= 0 && best[cs.cycles].ok {
+	if cs.cycles >= 0 && best[cs.cycles].ok() {
 		p.Cycles = best[cs.cycles].value / float64(per)
 	}
 	// One timed hop every `gap` hops: once per traversal for lists up to 256 lines, as the

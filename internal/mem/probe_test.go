@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	pe "github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/testenv"
 )
 
@@ -34,10 +35,10 @@ func TestRunTaskClockAgrees(t *testing.T) {
 			t.Fatalf("%s: events %+v", FormatSize(p.SizeBytes), p.Events)
 		}
 		e := p.Events[0]
-		if e.Status == "not-supported" && strings.Contains(e.Error, "permission") {
+		if e.Status == result.NotSupported && strings.Contains(e.Error, "permission") {
 			t.Skipf("perf_event_open refused task-clock: %s", e.Error)
 		}
-		if e.Status != "counted" || e.PerHop <= 0 {
+		if e.Status != result.Counted || e.PerHop <= 0 {
 			t.Fatalf("%s: task-clock %s %.3f ns/hop", FormatSize(p.SizeBytes), e.Status, e.PerHop)
 		}
 		ratios = append(ratios, e.PerHop/p.NS)

@@ -1,5 +1,7 @@
 package mem
 
+import "github.com/pmc-tools/pmc/internal/result"
+
 // SchemaVersion names the JSON document `pmc mem --json` writes (docs/json-schema.md,
 // section "pmc mem"). Adding a field keeps v1; renaming, removing or changing the meaning of
 // one makes v2.
@@ -74,8 +76,9 @@ type Bin struct {
 
 // EventCount is one hardware or software event counted over the fastest block, per hop.
 type EventCount struct {
-	Name   string  `json:"name"`
-	Status string  `json:"status"` // "counted", "not-counted" or "not-supported"
+	Name   string        `json:"name"`
+	Status result.Status `json:"status"` // "counted", "not-counted" or "not-supported", as pmc stat's
+
 	PerHop float64 `json:"per_hop"`
 	Error  string  `json:"error,omitempty"`
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/pmc-tools/pmc/internal/result"
 )
 
 // WriteHeader prints what the run is about to measure and how, before the rows.
@@ -93,7 +95,7 @@ func WriteRow(w io.Writer, p Point) {
 	fmt.Fprintf(w, "%10s %9.2f %9.2f %11s  %7.1f %7.1f %7.1f", FormatSize(p.SizeBytes), p.NS, p.NSMedian, cyc,
 		p.Samples.P10, p.Samples.Median, p.Samples.P90)
 	for _, e := range p.Events {
-		if e.Status == "counted" {
+		if e.Status == result.Counted {
 			fmt.Fprintf(w, "  %s=%.3f/hop", e.Name, e.PerHop)
 		} else {
 			fmt.Fprintf(w, "  %s=<%s>", e.Name, e.Status)
