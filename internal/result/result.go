@@ -65,9 +65,13 @@ type Encoding struct {
 
 // Count is one event's reading at the end of a run (or of an interval).
 type Count struct {
-	Event   string  `json:"event"`            // the name as the user wrote it, with modifiers
-	Group   int     `json:"group"`            // index of the {..} group; events outside braces get their own index
-	Leader  bool    `json:"leader,omitempty"` // first event of a multi-event group
+	Event  string `json:"event"`            // the name as the user wrote it, with modifiers
+	Group  int    `json:"group"`            // index of the {..} group; events outside braces get their own index
+	Leader bool   `json:"leader,omitempty"` // first event of a multi-event group
+	// Planned: pmc's metric planner added the event (a metric's operand, or its copy beside
+	// another group's events); the user did not name it. The text, the report and compare
+	// print the planner's copies of one event as one row (Merged).
+	Planned bool    `json:"planned,omitempty"`
 	CPU     int     `json:"cpu"`              // -1 when aggregated over CPUs
 	TID     int     `json:"tid,omitempty"`    // --per-thread: the thread counted
 	Thread  string  `json:"thread,omitempty"` // --per-thread: perf's "comm-tid" label
@@ -79,10 +83,13 @@ type Count struct {
 	Unit    string  `json:"unit,omitempty"`  // "msec" for task-clock/cpu-clock (Raw is ns), "" for plain counts
 	// UnitScale converts Scaled into Unit: 1e-6 for clocks (ns -> msec), the sysfs .scale of
 	// an event such as power/energy-pkg/ (-> Joules); 0 or 1 means none.
-	UnitScale float64  `json:"unit_scale,omitempty"`
-	Encoding  Encoding `json:"encoding"`
-	Reason    Reason   `json:"reason,omitempty"` // why there is no value (Status not counted or not supported)
-	Error     string   `json:"error,omitempty"`  // the same in words, with the kernel's error
+	UnitScale float64 `json:"unit_scale,omitempty"`
+	// Bound: how far Scaled may be from the true count when the counter was multiplexed
+	// (Running < Enabled); nil when it ran all the time, or with --no-scale.
+	Bound    *Bound   `json:"bound,omitempty"`
+	Encoding Encoding `json:"encoding"`
+	Reason   Reason   `json:"reason,omitempty"` // why there is no value (Status not counted or not supported)
+	Error    string   `json:"error,omitempty"`  // the same in words, with the kernel's error
 }
 
 // RunningPct is the share of the enabled time the counter was on the PMU, in percent.
@@ -92,6 +99,9 @@ func (c Count) RunningPct() float64 {
 	}
 	return 100 * float64(c.Running) / float64(c.Enabled)
 }
+
+// Reading is the count's raw value and times, as the kernel gave them.
+func (c Count) Reading() Reading { return Reading{Raw: c.Raw, Enabled: c.Enabled, Running: c.Running} }
 
 // Value is what to print: the scaled count, converted to Unit (ns -> msec, sysfs .scale).
 func (c Count) Value() float64 { return ToUnit(c.Scaled, c.Unit, c.UnitScale) }
@@ -137,28 +147,32 @@ type Interval struct {
 
 // Summary aggregates one event over all runs.
 type Summary struct {
-	Event     string   `json:"event"`
-	Group     int      `json:"group"`
-	CPU       int      `json:"cpu"`
-	TID       int      `json:"tid,omitempty"`    // as Count.TID
-	Thread    string   `json:"thread,omitempty"` // as Count.Thread
-	Status    Status   `json:"status"`
-	Unit      string   `json:"unit,omitempty"`
-	UnitScale float64  `json:"unit_scale,omitempty"` // as Count.UnitScale
-	Runs      int      `json:"runs"`                 // number of runs with a counted value
-	Mean      float64  `json:"mean"`                 // mean of Scaled (in raw units: ns for clocks)
-	RawMean   float64  `json:"raw_mean"`             // mean of Raw
-	Stddev    float64  `json:"stddev"`               // sample standard deviation of Scaled
-	VarPct    float64  `json:"variation_pct"`        // perf's "+- x%": standard error of the mean / mean * 100
-	Min       float64  `json:"min"`
-	Max       float64  `json:"max"`
-	Enabled   uint64   `json:"time_enabled_ns"` // summed over runs
-	Running   uint64   `json:"time_running_ns"` // summed over runs
-	Encoding  Encoding `json:"encoding"`
-	Reason    Reason   `json:"reason,omitempty"`
-	Error     string   `json:"error,omitempty"`
-	// Groups lists the groups of an event counted in several (Merged); not in JSON, where
-	// each copy is its own summary.
+	Event     string  `json:"event"`
+	Group     int     `json:"group"`
+	Planned   bool    `json:"planned,omitempty"` // as Count.Planned
+	CPU       int     `json:"cpu"`
+	TID       int     `json:"tid,omitempty"`    // as Count.TID
+	Thread    string  `json:"thread,omitempty"` // as Count.Thread
+	Status    Status  `json:"status"`
+	Unit      string  `json:"unit,omitempty"`
+	UnitScale float64 `json:"unit_scale,omitempty"` // as Count.UnitScale
+	Runs      int     `json:"runs"`                 // number of runs with a counted value
+	Mean      float64 `json:"mean"`                 // mean of Scaled (in raw units: ns for clocks)
+	RawMean   float64 `json:"raw_mean"`             // mean of Raw
+	Stddev    float64 `json:"stddev"`               // sample standard deviation of Scaled
+	VarPct    float64 `json:"variation_pct"`        // perf's "+- x%": standard error of the mean / mean * 100
+	Min       float64 `json:"min"`
+	Max       float64 `json:"max"`
+	Enabled   uint64  `json:"time_enabled_ns"` // summed over runs
+	Running   uint64  `json:"time_running_ns"` // summed over runs
+	// Bound: how far Mean may be from the true mean count, from the runs' bounds (Count.Bound);
+	// nil when no run was multiplexed.
+	Bound    *Bound   `json:"bound,omitempty"`
+	Encoding Encoding `json:"encoding"`
+	Reason   Reason   `json:"reason,omitempty"`
+	Error    string   `json:"error,omitempty"`
+	// Groups lists the groups of the planner's copies of an event pooled into one (Merged);
+	// not in JSON, where each copy is its own summary.
 	Groups []int `json:"-"`
 }
 

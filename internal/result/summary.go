@@ -32,6 +32,43 @@ type slot struct {
 	enabled uint64
 	running uint64
 	err     Count // the first run without a value: its reason and error
+	bound   boundSum
+}
+
+// boundSum accumulates the runs' bounds of one count: the mean count's error is the mean of
+// the runs' errors, and runs of one workload may err alike, so the bound of the mean is the
+// mean of the bounds (a run that was not multiplexed adds an exact 0).
+type boundSum struct {
+	any     bool    // some run had a bound
+	abs     float64 // their sum
+	reads   int     // the fewest reads one stood on
+	unknown string  // a multiplexed run without a bound: the mean has none either
+}
+
+func (b *boundSum) add(c *Bound) {
+	switch {
+	case c == nil:
+		return
+	case !c.Known():
+		if b.unknown == "" {
+			b.unknown = c.Unknown
+		}
+	case !b.any || c.Reads < b.reads:
+		b.reads = c.Reads
+	}
+	b.any = true
+	b.abs += c.Abs
+}
+
+// of is the bound of the mean of n runs with mean value v.
+func (b *boundSum) of(n int, v float64) *Bound {
+	switch {
+	case !b.any || n == 0:
+		return nil
+	case b.unknown != "":
+		return NoBound(b.unknown)
+	}
+	return NewBound(b.abs/float64(n), v, b.reads)
 }
 
 // welford accumulates a mean and the sum of squared deviations.
@@ -85,6 +122,7 @@ func (a *Accumulator) Add(r Run) {
 			}
 			s.scaled.add(c.Scaled)
 			s.raw.add(float64(c.Raw))
+			s.bound.add(c.Bound)
 		case s.err.Error == "" && s.first.Error == "":
 			s.err = c
 		}
@@ -106,7 +144,7 @@ func (a *Accumulator) Fill(res *Stat) {
 	res.Summary = make([]Summary, len(a.slots))
 	for i, sl := range a.slots {
 		c := sl.first
-		s := Summary{Event: c.Event, Group: c.Group, CPU: c.CPU, TID: c.TID, Thread: c.Thread, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
+		s := Summary{Event: c.Event, Group: c.Group, Planned: c.Planned, CPU: c.CPU, TID: c.TID, Thread: c.Thread, Unit: c.Unit, UnitScale: c.UnitScale, Encoding: c.Encoding,
 			Status: c.Status, Reason: c.Reason, Error: c.Error, Enabled: sl.enabled, Running: sl.running}
 		if s.Error == "" && sl.err.Error != "" {
 			s.Error, s.Reason = sl.err.Error, sl.err.Reason
@@ -118,6 +156,7 @@ func (a *Accumulator) Fill(res *Stat) {
 			s.Mean, s.Stddev = sl.scaled.mean, sl.scaled.std()
 			s.RawMean = sl.raw.mean
 			s.Min, s.Max = sl.min, sl.max
+			s.Bound = sl.bound.of(s.Runs, s.Mean)
 			if s.Mean != 0 && s.Runs > 1 {
 				// perf's "+- x%": the standard error of the mean relative to the mean.
 				s.VarPct = 100 * s.Stddev / math.Sqrt(float64(s.Runs)) / s.Mean

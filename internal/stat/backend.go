@@ -15,6 +15,7 @@ type Event struct {
 	Name     string // as written, with modifiers
 	Group    int
 	Leader   bool // first event of a group of two or more
+	Planned  bool // added by pmc's metric planner, not named by the user (result.Count.Planned)
 	Attr     perfevent.Attr
 	PMU      string
 	Resolved string // what a generic name resolved to on this CPU, if known

@@ -150,7 +150,12 @@ loop:
 			prev = cur
 		}
 	}
-	final, err := s.Read()
+	var final []Reading
+	if f, ok := s.(interface{ Final() ([]Reading, error) }); ok {
+		final, err = f.Final()
+	} else {
+		final, err = s.Read()
+	}
 	if err != nil {
 		return result.Run{}, ivs, err
 	}
@@ -265,7 +270,7 @@ func counts(req *Request, rs []Reading) []result.Count {
 			if r.Ungrouped {
 				group, leader = ungroupedGroup(req, r.Event), false
 			}
-			c = &slot{Count: result.Count{Event: name, Group: group, Leader: leader, CPU: k.cpu, TID: k.tid, Thread: threadName(req, k.tid), Unit: ev.Unit, UnitScale: ev.Scale,
+			c = &slot{Count: result.Count{Event: name, Group: group, Leader: leader, Planned: ev.Planned, CPU: k.cpu, TID: k.tid, Thread: threadName(req, k.tid), Unit: ev.Unit, UnitScale: ev.Scale,
 				Encoding: result.Encoding{PMU: ev.PMU, Type: ev.Attr.Type, Config: ev.Attr.Config,
 					Config1: ev.Attr.Config1, Config2: ev.Attr.Config2, Raw: ev.Resolved}}}
 			acc[k] = c
@@ -317,13 +322,15 @@ func counts(req *Request, rs []Reading) []result.Count {
 			c.Status = result.NotCounted
 		case c.Error != "" && c.Enabled == 0:
 			c.Status = result.NotSupported
-		case c.Running == 0:
-			c.Status, c.Reason = result.NotCounted, result.NeverRan
 		default:
-			c.Status = result.Counted
-			c.Scaled = float64(c.Raw)
-			if !req.NoScale && c.Running < c.Enabled {
-				c.Scaled = float64(c.Raw) * float64(c.Enabled) / float64(c.Running)
+			rd := c.Reading()
+			if c.Status = rd.Status(); c.Status != result.Counted {
+				c.Reason = result.NeverRan
+				break
+			}
+			c.Scaled = rd.Scaled()
+			if req.NoScale {
+				c.Scaled = float64(c.Raw)
 			}
 		}
 		out = append(out, c.Count)
