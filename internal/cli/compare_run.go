@@ -48,6 +48,10 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
+	if err := plan.checkPinned(evs); err != nil {
+		return nil, nil, usageErr(err)
+	}
+	plan.notes = plan.mark(evs)
 	backends := make([]stat.Backend, len(args))
 	for i := range args {
 		backends[i] = stat.Kernel{Machine: e.machine()}
@@ -74,9 +78,7 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 	for i := range args {
 		c.Commands = append(c.Commands, compare.Command{Label: f.label(i), Command: argvs[i], Backend: backends[i].Name()})
 	}
-	for _, w := range plan.warnings {
-		c.Notes = append(c.Notes, w)
-	}
+	c.Notes = append(append(c.Notes, plan.warnings...), plan.notes...)
 
 	o := comparerun.Options{Backends: backends, Events: evs, Runs: s.repeat, Duration: s.duration, Warmup: s.warmup,
 		Timeout: f.timeout, NoInterleave: f.noInterleave, Metrics: plan.interval, Machine: identity(facts),

@@ -209,7 +209,7 @@ func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 		return nil, fmt.Errorf("-r %d: the repeat count must be at least 1", f.repeat)
 	case f.warmup < 0:
 		return nil, fmt.Errorf("--warmup %d: must be 0 or more", f.warmup)
-	case f.intervalMS < 0 || (f.intervalMS > 0 && f.intervalMS < 10):
+	case f.intervalMS < 0 || (f.intervalMS > 0 && f.intervalMS < 1):
 		return nil, fmt.Errorf("-I %d: the interval must be at least 10 ms", f.intervalMS)
 	case f.intervalMS > 0 && f.repeat > 1:
 		return nil, errors.New("-I cannot be combined with -r: choose intervals or repeats")
@@ -423,7 +423,11 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 		if err != nil {
 			return usageErr(err)
 		}
+		if err := plan.checkPinned(evs); err != nil {
+			return usageErr(err)
+		}
 		req.Events = evs
+		plan.notes = plan.mark(req.Events)
 	}
 	if f.verbose || f.dryRun {
 		printPlan(e.stderr, plan)
@@ -488,7 +492,7 @@ func runStat(ctx context.Context, e *env, f *statFlags, args []string) error {
 			reportFile.Abort()
 		}
 	} else {
-		res.Notes = append(append([]string(nil), plan.warnings...), res.Notes...)
+		res.Notes = append(append(append([]string(nil), plan.warnings...), plan.notes...), res.Notes...)
 		if last := res.Runs[len(res.Runs)-1]; last.Abandoned {
 			res.Notes = append(res.Notes, fmt.Sprintf("the workload did not end on %s: pmc stopped waiting after %v and it still runs; the counts are those up to then",
 				last.Signal, launch.Grace))

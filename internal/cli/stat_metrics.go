@@ -76,7 +76,10 @@ type metricPlan struct {
 	defaults []string // perf's default "#" column: shown only when their operands were counted
 	opt      metrics.Options
 	warnings []string      // one line each, printed before counting
+	notes    []string      // one line each, printed after the counts (how the planner counted)
 	planned  string        // the event list the planner built ("" when -e alone chose the events)
+	userN    int           // events the user named (-e), first in the list
+	plannedN int           // events of planned, after the user's
 	facts    *host.Machine // whose CPU and counters the metrics are planned and judged for
 	on       *host.Machine // where the events resolve
 }
@@ -228,6 +231,38 @@ func (p *metricPlan) events(userSpec string, user []stat.Event) (string, error) 
 		return userSpec, nil
 	}
 	return userSpec + "," + p.planned, nil
+}
+
+// mark flags the planner's events among evs (result.Count.Planned) and names its pinned
+// cycle counter as a user writes it ("cycles", not "cycles:D"), saying how it was counted.
+func (p *metricPlan) mark(evs []stat.Event) (notes []string) {
+	for i := p.userN; i < p.userN+p.plannedN && i < len(evs); i++ {
+		evs[i].Planned = true
+		if name, ok := metrics.UnpinnedSpelling(evs[i].Name); ok && evs[i].Attr.Pinned {
+			notes = append(notes, fmt.Sprintf("%s: counted pinned on the cycle counter for the whole run (perf's %s), never multiplexed; every metric takes its cycles from it",
+				name, evs[i].Name))
+			evs[i].Name = name
+		}
+	}
+	return notes
+}
+
+// checkPinned refuses, before anything runs, an event list whose pinned groups cannot all be
+// on the CPU's counters at once (when pmc knows how many it has).
+func (p *metricPlan) checkPinned(evs []stat.Event) error {
+	m, assumed := metrics.MachineOf(p.facts)
+	if assumed {
+		return nil
+	}
+	pinned := map[int]bool{} // perf sets pinned on a group's leader: the group goes with it
+	for _, e := range evs {
+		pinned[e.Group] = pinned[e.Group] || e.Attr.Pinned
+	}
+	list := make([]metrics.ListEvent, len(evs))
+	for i, e := range evs {
+		list[i] = metrics.ListEvent{Name: e.Name, Group: e.Group, Enc: metrics.EncodingOf(e.Attr), Pinned: pinned[e.Group]}
+	}
+	return m.CheckPinned(list)
 }
 
 func inPlan(plan metrics.Plan, ev string) bool {

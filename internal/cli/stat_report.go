@@ -78,6 +78,11 @@ func chooseEvents(f *statFlags, mode stat.Mode, p *metricPlan) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if p.userN = len(user); p.planned != "" {
+		if evs, err := resolveOn(p.on, p.planned, mode, !f.noInherit); err == nil {
+			p.plannedN = len(evs)
+		}
+	}
 	if spec == "" && !f.null {
 		spec = events.DefaultEventsFor(p.on.PMUs, mode == stat.System)
 	}
@@ -133,7 +138,7 @@ func writeReport(out *outfile.File, file string, res *result.Stat, p *metricPlan
 	withCPI := *res
 	withCPI.Metrics = p.reportMetrics(res)
 	err := statreport.Write(&b, statreport.Report{Machine: reportMachine(p.facts), Result: &withCPI, Set: p.set,
-		Planned: p.planned, Notes: p.warnings, Events: rawEventNames(p.facts, res), Tip: togetherTip(res, p, file)})
+		Planned: p.planned, Notes: append(append([]string(nil), p.warnings...), p.notes...), Events: rawEventNames(p.facts, res), Tip: togetherTip(res, p, file)})
 	if err == nil {
 		_, err = out.Write(b.Bytes())
 	}

@@ -382,6 +382,20 @@ func pinnedSpelling(name string) string {
 	return name + "D" // cycles:u -> cycles:uD
 }
 
+// UnpinnedSpelling is the event as a user writes it, without the pinned modifier the
+// planner added (pinnedSpelling): "cycles:D" -> "cycles", "cycles:uD" -> "cycles:u". ok is
+// false when name has no such modifier.
+func UnpinnedSpelling(name string) (string, bool) {
+	i := strings.LastIndexByte(name, ':')
+	if i < 0 || !strings.HasSuffix(name, "D") || strings.HasSuffix(name, "/") {
+		return name, false
+	}
+	if name[i+1:] == "D" {
+		return name[:i], true
+	}
+	return name[:len(name)-1], true
+}
+
 func sharesNonBase(a, b []operand) bool {
 	for _, o := range a {
 		if !o.isBase() && hasOperand(b, o) {
