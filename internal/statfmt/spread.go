@@ -37,7 +37,10 @@ func Spread(b *bytes.Buffer, r *result.Stat) { spreadTable(b, r) }
 
 // spreadTable writes how every count and metric varied over the runs: mean, sample standard
 // deviation (and as % of the mean), min and max. perf prints only the standard error of the
-// mean ("+- x%"); seed 002 reports the standard deviation.
+// mean ("+- x%"); seed 002 reports the standard deviation. A metric's mean column is its
+// value, the one every output prints: the metric of the mean counts (CPUs utilized = mean
+// task-clock / mean wall time, perf's definition), not the mean of the runs' own values, which
+// weighs a short run like a long one; stddev, min and max are those of the runs' own values.
 func spreadTable(b *bytes.Buffer, r *result.Stat) {
 	n := repeats(r)
 	if n < 2 {
@@ -66,6 +69,7 @@ func spreadTable(b *bytes.Buffer, r *result.Stat) {
 		}
 		row(s.Mean*scale, s.Stddev*scale, s.Min*scale, s.Max*scale, s.Unit, s.Event, false)
 	}
+	metrics := false
 	for _, m := range r.Metrics {
 		if m.Spread == nil {
 			continue
@@ -74,7 +78,12 @@ func spreadTable(b *bytes.Buffer, r *result.Stat) {
 		if m.Unit != "" {
 			name += " (" + m.Unit + ")"
 		}
-		row(m.Spread.Mean, m.Spread.Stddev, m.Spread.Min, m.Spread.Max, "", name, true)
+		row(m.Value, m.Spread.Stddev, m.Spread.Min, m.Spread.Max, "", name, true)
+		metrics = true
+	}
+	if metrics {
+		b.WriteString("\n metrics: mean = the metric of the mean counts, as above (CPUs utilized = mean task-clock /\n" +
+			" mean wall time); stddev, min and max over each run's own value\n")
 	}
 	b.WriteString("\n")
 }
