@@ -24,6 +24,12 @@ type Clock struct {
 	Cycles string `json:"cycles"`
 	// GHz is the core clock used to convert ns to cycles; 0 when Cycles is "none".
 	GHz float64 `json:"ghz,omitempty"`
+	// Calibrations lists the rounds of the core-clock calibration (GHz, each the fastest of
+	// its tries) when Cycles is "calibrated" or could not be: cycles are printed only when two
+	// consecutive rounds agree within CalibrationTolerance.
+	Calibrations []float64 `json:"calibrations_ghz,omitempty"`
+	// GHzEnd is the core clock measured again after the sweep (calibrated cycles only).
+	GHzEnd float64 `json:"ghz_end,omitempty"`
 	// BiasTicks is the median of timing an empty interval: what every per-access sample
 	// includes on top of the load itself (the seed's "measurement bias").
 	BiasTicks float64 `json:"bias_ticks"`
@@ -73,6 +79,34 @@ func calibrateGHz(tries int) float64 {
 		}
 	}
 	return float64(iters*cyclesPerIter) / float64(best.Nanoseconds())
+}
+
+// CalibrationTolerance is how far two rounds of the clock calibration may differ (relative)
+// and still pin the clock down.
+const CalibrationTolerance = 0.015
+
+// pinClock runs rounds of the calibration (round returns one round's GHz) until two
+// consecutive rounds agree within CalibrationTolerance, at most max rounds, and returns the
+// faster of the two. A machine under load can make every try of a round slow (a VM's stolen
+// time): rounds then disagree, and ghz is 0, the clock not pinned down. seen lists every
+// round.
+func pinClock(round func() float64, max int) (ghz float64, seen []float64) {
+	for range max {
+		g := round()
+		if g <= 0 {
+			return 0, seen
+		}
+		seen = append(seen, g)
+		if n := len(seen); n >= 2 && agree(seen[n-2], g) {
+			return math.Max(seen[n-2], g), seen
+		}
+	}
+	return 0, seen
+}
+
+// agree reports whether two clock measurements are within CalibrationTolerance.
+func agree(a, b float64) bool {
+	return math.Abs(a-b) <= CalibrationTolerance*math.Max(a, b)
 }
 
 // measureBias returns the median of n empty timed intervals and the clock's resolution, in

@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/unix"
@@ -141,10 +143,15 @@ func Run(c Config, caches []Cache) (*Result, error) {
 	res.Clock.BiasTicks, res.Clock.ResolutionTicks = measureBias(tm, 1001)
 	if cs.cycles >= 0 {
 		res.Clock.Cycles = "pmu"
-	} else if ghz := calibrateGHz(15); ghz > 0 {
-		res.Clock.Cycles, res.Clock.GHz = "calibrated", ghz
+	} else if ghz, seen := pinClock(func() float64 { return calibrateGHz(15) }, 5); ghz > 0 {
+		res.Clock.Cycles, res.Clock.GHz, res.Clock.Calibrations = "calibrated", ghz, seen
 		res.Notes = append(res.Notes, fmt.Sprintf("no cycle counter: cycles are ns x %.3f GHz, the core clock "+
 			"measured with a chain of dependent adds", ghz))
+	} else if len(seen) > 0 {
+		res.Clock.Calibrations = seen
+		res.Notes = append(res.Notes, fmt.Sprintf("no cycle counter, and the core clock could not be pinned down "+
+			"(%s GHz in %d rounds, none two in a row within %.1f%%: the machine is busy or changes its clock): "+
+			"latencies in ns only", joinGHz(seen), len(seen), 100*CalibrationTolerance))
 	} else {
 		res.Notes = append(res.Notes, "no cycle counter and no clock calibration on "+runtime.GOARCH+": latencies in ns only")
 	}
@@ -230,6 +237,14 @@ sweep:
 			res.Pages.HugeBytes = n
 		} else {
 			res.Pages.HugeError = err.Error()
+		}
+	}
+	if res.Clock.Cycles == "calibrated" {
+		// The clock may have moved during the sweep (load, frequency scaling): say so.
+		res.Clock.GHzEnd = calibrateGHz(15)
+		if end := res.Clock.GHzEnd; end > 0 && !agree(end, res.Clock.GHz) {
+			res.Notes = append(res.Notes, fmt.Sprintf("the core clock measured %.3f GHz after the sweep, %.3f before it: "+
+				"the calibrated cycles may be off by up to %.0f%%", end, res.Clock.GHz, 100*math.Abs(end-res.Clock.GHz)/res.Clock.GHz))
 		}
 	}
 	res.Tiers, res.Steps = Detect(res.Points, caches)
@@ -362,3 +377,12 @@ func Stats(xs []float64, unit string, bias float64) SampleStats {
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// joinGHz lists clock measurements as "3.230, 1.240".
+func joinGHz(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'f', 3, 64)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -69,7 +69,11 @@ func describeClock(c Clock) string {
 	case "calibrated":
 		s += fmt.Sprintf("; cycles = ns x %.3f GHz core clock (calibrated, NOT counted: no hardware PMU)", c.GHz)
 	default:
-		s += "; no cycle counter or calibration: ns only"
+		if len(c.Calibrations) > 0 {
+			s += "; no cycle counter, and the core clock could not be pinned down: ns only"
+		} else {
+			s += "; no cycle counter or calibration: ns only"
+		}
 	}
 	return s
 }

@@ -59,3 +59,25 @@ func TestPageFactsFromPage(t *testing.T) {
 		t.Errorf("short page: %+v", f)
 	}
 }
+
+// TestPinClock: the clock is pinned down only when two rounds in a row agree within the
+// tolerance (the 3.23 then 1.24 GHz under load is never printed as cycles).
+func TestPinClock(t *testing.T) {
+	cases := []struct {
+		rounds []float64
+		want   float64
+		seen   int
+	}{
+		{[]float64{3.23, 3.22}, 3.23, 2},
+		{[]float64{3.23, 1.24, 3.20, 3.21}, 3.21, 4},
+		{[]float64{3.23, 1.24, 2.50, 1.80, 2.90, 3.2}, 0, 5}, // never two in a row: not pinned
+		{[]float64{0}, 0, 0},                                 // no calibration here
+	}
+	for _, c := range cases {
+		i := 0
+		ghz, seen := pinClock(func() float64 { i++; return c.rounds[i-1] }, 5)
+		if ghz != c.want || len(seen) != c.seen {
+			t.Errorf("rounds %v: %v after %v, want %v after %d rounds", c.rounds, ghz, seen, c.want, c.seen)
+		}
+	}
+}
