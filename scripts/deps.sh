@@ -11,6 +11,7 @@ PKGS=(
 	zstd                      # the zstd command: internal/zstd's frames decoded by libzstd
 	bc python3                # perf's shell tests (make test-perfsuite): shadow_stat.sh computes with bc, json_output.sh lints with python3
 	valgrind
+	time                     # GNU time: the reference for the workload's peak RSS (max_rss_kb)
 	# Headless browser: the flame graph (pmc report --html) and pmc compare --html pages are
 	# rendered in it. libc's debug file (symbols and DWARF lines by build-id),
 	# llvm-addr2line as the DWARF 5 line reference.

@@ -25,9 +25,16 @@ type Status struct {
 	User, Sys time.Duration
 	// Elapsed is wall-clock time from Exec to the moment the exit was seen.
 	Elapsed time.Duration
-	// MaxRSSKB is the peak resident set size in KiB (wait's rusage). The kernel keeps the
-	// high-water mark across exec, so it is at least the exec shim's own, a few MiB.
+	// MaxRSSKB is the workload's peak resident set size in KiB, as GNU time reports it: its
+	// own and that of the descendants it waited for (wait's rusage); 0 when it cannot be
+	// told apart from the launcher's. The kernel keeps a process's high-water mark across
+	// exec, so wait's peak is the larger of the workload's and the launcher's (the exec shim
+	// and pmc itself, whose memory the shim's vfork shared: about 18 MiB); it is the
+	// workload's only when it is above the launcher's, which the shim records before exec.
 	MaxRSSKB int64
+	// MaxRSSBelowKB: when MaxRSSKB is 0, the workload's peak is at most this (the launcher's
+	// own, plus the slack of rssSlackKB); 0 when MaxRSSKB is known or nothing was recorded.
+	MaxRSSBelowKB int64
 	// Terminated: Wait sent SIGTERM because its context was done.
 	Terminated bool
 }
@@ -153,6 +160,7 @@ func (ch *Child) applyRecords(st *Status) {
 		data = append(data, buf[:n]...)
 	}
 	r := parseRecords(data)
+	st.MaxRSSKB, st.MaxRSSBelowKB = workloadRSS(st.MaxRSSKB, r.launcherRSSKB)
 	if r.haveCPU {
 		st.User = max(st.User-r.user, 0)
 		st.Sys = max(st.Sys-r.sys, 0)
@@ -171,13 +179,32 @@ func (ch *Child) applyRecords(st *Status) {
 	}
 }
 
+// rssSlackKB is how much the launcher may still grow between recording its peak and the
+// exec (the record writes, the exec's argument arrays): a peak from wait within it of the
+// launcher's could be the launcher's.
+const rssSlackKB = 256
+
+// workloadRSS is the workload's peak RSS from wait's (waited) and the launcher's recorded peak
+// (launcher, 0 when the shim left none): waited when it is above the launcher's, else unknown
+// and at most the larger of the two.
+func workloadRSS(waited, launcher int64) (peak, below int64) {
+	switch {
+	case launcher <= 0:
+		return 0, 0 // no record (an exec that failed, an old shim): nothing pmc can vouch for
+	case waited > launcher+rssSlackKB:
+		return waited, 0
+	}
+	return 0, max(waited, launcher+rssSlackKB)
+}
+
 // records is what the shim reported: its CPU time before the exec, the time of the exec,
 // and the exec's errno.
 type records struct {
-	haveCPU   bool
-	user, sys time.Duration
-	errno     unix.Errno    // 0: no exec error
-	execAt    time.Duration // CLOCK_MONOTONIC just before the exec; 0 when absent
+	haveCPU       bool
+	launcherRSSKB int64 // the shim's peak RSS just before the exec (KiB), 0 when absent
+	user, sys     time.Duration
+	errno         unix.Errno    // 0: no exec error
+	execAt        time.Duration // CLOCK_MONOTONIC just before the exec; 0 when absent
 }
 
 // parseRecords reads the record pipe's bytes; malformed lines are ignored.
@@ -191,6 +218,10 @@ func parseRecords(b []byte) records {
 			s, err2 := strconv.ParseInt(f[2], 10, 64)
 			if err1 == nil && err2 == nil && u >= 0 && s >= 0 {
 				r.haveCPU, r.user, r.sys = true, time.Duration(u), time.Duration(s)
+			}
+		case len(f) == 2 && f[0] == "m":
+			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil && n > 0 {
+				r.launcherRSSKB = n
 			}
 		case len(f) == 2 && f[0] == "t":
 			if n, err := strconv.ParseInt(f[1], 10, 64); err == nil && n > 0 {

@@ -126,9 +126,12 @@ type Run struct {
 	Signal     string  `json:"signal,omitempty"`
 	UserSec    float64 `json:"user_sec"` // rusage of the workload (launch mode)
 	SysSec     float64 `json:"sys_sec"`
-	// MaxRSSKB is the peak resident set size in KiB (launch mode; it includes pmc's exec
-	// shim, which the workload replaces, so it is never below a few MiB).
+	// MaxRSSKB is the workload's peak resident set size in KiB, as GNU time reports it (its
+	// own and its waited-for descendants'; launch mode); 0 when pmc cannot tell it apart from
+	// its launcher's, whose high-water mark the kernel keeps across the exec.
 	MaxRSSKB int64 `json:"max_rss_kb,omitempty"`
+	// MaxRSSBelowKB: when MaxRSSKB is unknown, the workload's peak is at most this.
+	MaxRSSBelowKB int64 `json:"max_rss_below_kb,omitempty"`
 	// Stopped: pmc ended the workload with SIGTERM (--duration, --interval-count), as perf's
 	// --timeout does; pmc then exits 0, not with the workload's 143.
 	Stopped bool `json:"stopped,omitempty"`

@@ -90,7 +90,9 @@ type Outcome struct {
 	Signal     string
 	Elapsed    time.Duration
 	User, Sys  time.Duration
-	MaxRSSKB   int64 // peak resident set size (launch mode), 0 when unknown
+	MaxRSSKB   int64 // the workload's peak resident set size (launch mode), 0 when unknown
+	// MaxRSSBelowKB: when MaxRSSKB is unknown, the workload's peak is at most this.
+	MaxRSSBelowKB int64
 	// Stopped: pmc ended the workload (--duration, --interval-count) with SIGTERM.
 	Stopped bool
 	// Abandoned: pmc stopped waiting for a workload that ignored a terminating signal; it

@@ -587,7 +587,8 @@ func (s *kernelSession) wait() {
 			err = st.ExecErr
 		}
 		s.mu.Lock()
-		s.outcome = Outcome{ExitStatus: st.ExitCode(), Elapsed: st.Elapsed, User: st.User, Sys: st.Sys, MaxRSSKB: st.MaxRSSKB, Stopped: st.Terminated}
+		s.outcome = Outcome{ExitStatus: st.ExitCode(), Elapsed: st.Elapsed, User: st.User, Sys: st.Sys, MaxRSSKB: st.MaxRSSKB,
+			MaxRSSBelowKB: st.MaxRSSBelowKB, Stopped: st.Terminated}
 		if st.Signaled {
 			s.outcome.Signal = signalName(st.Signal)
 		}

@@ -164,15 +164,16 @@ loop:
 		return result.Run{}, ivs, err
 	}
 	run := result.Run{
-		ElapsedSec: out.Elapsed.Seconds(),
-		ExitStatus: out.ExitStatus,
-		Signal:     out.Signal,
-		UserSec:    out.User.Seconds(),
-		SysSec:     out.Sys.Seconds(),
-		MaxRSSKB:   out.MaxRSSKB,
-		Stopped:    out.Stopped,
-		Abandoned:  out.Abandoned,
-		Counts:     counts(req, final),
+		ElapsedSec:    out.Elapsed.Seconds(),
+		ExitStatus:    out.ExitStatus,
+		Signal:        out.Signal,
+		UserSec:       out.User.Seconds(),
+		SysSec:        out.Sys.Seconds(),
+		MaxRSSKB:      out.MaxRSSKB,
+		MaxRSSBelowKB: out.MaxRSSBelowKB,
+		Stopped:       out.Stopped,
+		Abandoned:     out.Abandoned,
+		Counts:        counts(req, final),
 	}
 	// A last partial interval, as perf prints when the workload ends between ticks; not when
 	// --interval-count ended the run, which asked for exactly that many.

@@ -107,8 +107,10 @@ int main(int argc, char **argv)
 		if (buf == NULL)
 			wl_die("--walk %" PRIu64 ": out of memory", walk_kb);
 		uint32_t stride = (slots / 2 + 4099) | 1;
-		for (uint32_t i = 0; i < slots; i++)
-			buf[i] = (uint32_t)(((uint64_t)i + stride) % slots);
+		for (uint32_t i = 0, j = stride % slots; i < slots; i++) {
+			buf[i] = j;
+			j = j + 1 < slots ? j + 1 : 0;
+		}
 	}
 
 	/*

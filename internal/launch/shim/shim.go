@@ -119,9 +119,12 @@ func run(spec string) int {
 	env := WithoutVar(initialEnv(), Env)
 	// The shim's own CPU time (Go start-up) is in the rusage the parent gets from wait:
 	// leave a record of it so the parent can take it out. Nothing reads this pipe before the
-	// child exits, so the write wakes no one.
-	if u, sys, err := early.CPUTime(); err == nil {
-		writeRecord(s.ErrFD, "r "+strconv.FormatInt(u, 10)+" "+strconv.FormatInt(sys, 10)+"\n")
+	// child exits, so the write wakes no one. Its peak RSS too: the kernel keeps the
+	// process's high-water mark across the exec, and it holds the shim's own and pmc's (the
+	// shim was started by a vfork of pmc, sharing its memory); the parent reports the peak
+	// from wait only when the workload went above it (launch.Status.MaxRSSKB).
+	if u, sys, rss, err := early.Usage(); err == nil {
+		writeRecord(s.ErrFD, "r "+strconv.FormatInt(u, 10)+" "+strconv.FormatInt(sys, 10)+"\nm "+strconv.FormatInt(rss, 10)+"\n")
 	}
 	// And the moment of the exec, so the workload's wall time starts there rather than when
 	// pmc released a shim that may still have been starting up.

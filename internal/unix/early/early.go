@@ -54,14 +54,16 @@ func SetCloseOnExec(fd int) error {
 	return nil
 }
 
-// CPUTime is the user and system CPU time of the calling process so far, in nanoseconds
-// (getrusage(2) RUSAGE_SELF).
-func CPUTime() (user, sys int64, err error) {
+// Usage is the user and system CPU time of the calling process so far, in nanoseconds, and
+// its peak resident set size in KiB (getrusage(2) RUSAGE_SELF; the peak includes what an
+// exec inherited: the kernel keeps the high-water mark across exec).
+func Usage() (user, sys, maxRSSKB int64, err error) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return ru.Utime.Nano(), ru.Stime.Nano(), nil
+	// Maxrss is int64 on 64-bit ABIs, int32 on 32-bit ARM: convert for both.
+	return ru.Utime.Nano(), ru.Stime.Nano(), int64(ru.Maxrss), nil
 }
 
 // Monotonic reads CLOCK_MONOTONIC in nanoseconds (0 if the clock cannot be read): the clock
