@@ -34,6 +34,7 @@ type statFlags struct {
 	output             string
 	appendOut          bool
 	noScale            bool
+	noBound            bool
 	noInherit          bool
 	pids               string
 	allCPUs            bool
@@ -151,6 +152,7 @@ func (f *statFlags) register(fl *pflag.FlagSet) {
 	fl.StringVarP(&f.output, "output", "o", "", "write the results to FILE (atomically) instead of stderr")
 	fl.BoolVar(&f.appendOut, "append", false, "append to the -o file instead of replacing it")
 	fl.BoolVar(&f.noScale, "no-scale", false, "print raw counts, not scaled for multiplexing")
+	fl.BoolVar(&f.noBound, "no-bound", false, "do not read multiplexed counters every 10 ms for the error bound of their scaled counts")
 	fl.BoolVarP(&f.noInherit, "no-inherit", "i", false, "do not count the command's threads and children")
 	fl.StringVarP(&f.pids, "pid", "p", "", "attach to these processes (comma-separated) until Ctrl-C or --duration")
 	fl.BoolVarP(&f.allCPUs, "all-cpus", "a", false, "count system-wide on all CPUs")
@@ -184,7 +186,7 @@ func (f *statFlags) register(fl *pflag.FlagSet) {
 // request turns flags and arguments into a validated stat.Request (events not yet resolved).
 func (f *statFlags) request(e *env, args []string) (*stat.Request, error) {
 	req := &stat.Request{
-		Command: args, Repeat: f.repeat, Warmup: f.warmup, NoScale: f.noScale,
+		Command: args, Repeat: f.repeat, Warmup: f.warmup, NoScale: f.noScale, NoBound: f.noBound,
 		PerCPU: f.noAggr, Duration: f.duration, IntervalCount: f.intervalCount,
 		Stdin: e.workload[0], Stdout: e.workload[1], Stderr: e.workload[2],
 	}

@@ -354,7 +354,7 @@ func (p *metricPlan) markAsked(ms []result.Metric) []result.Metric {
 func summaryCounts(res *result.Stat) []result.Count {
 	out := make([]result.Count, len(res.Summary))
 	for i, s := range res.Summary {
-		out[i] = result.Count{Event: s.Event, CPU: s.CPU, Status: s.Status, Scaled: s.Mean, Encoding: s.Encoding}
+		out[i] = result.Count{Event: s.Event, CPU: s.CPU, Status: s.Status, Scaled: s.Mean, Encoding: s.Encoding, Bound: s.Bound}
 	}
 	return out
 }

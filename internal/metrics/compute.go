@@ -3,6 +3,7 @@ package metrics
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -68,7 +69,8 @@ type row struct {
 	enabled  uint64
 	running  uint64
 	errorMsg string
-	counted  string // the event as counted, when the row stands for an operand spelled otherwise
+	counted  string        // the event as counted, when the row stands for an operand spelled otherwise
+	bound    *result.Bound // how far value may be off (a multiplexed count); nil when exact
 }
 
 func (r row) full() bool { return r.running > 0 && r.running >= r.enabled }
@@ -93,7 +95,7 @@ func (s *Set) Compute(r *result.Stat, names []string, opt Options) []result.Metr
 	rows := make([]row, len(r.Summary))
 	for i, x := range r.Summary {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Mean,
-			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding}
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding, bound: x.Bound}
 	}
 	return s.compute(rows, times{r.ElapsedSec * 1e9, r.UserSec * 1e9, r.SysSec * 1e9, !r.Scaled}, names, opt)
 }
@@ -105,7 +107,7 @@ func (s *Set) ComputeCounts(counts []result.Count, elapsedSec float64, names []s
 	rows := make([]row, len(counts))
 	for i, x := range counts {
 		rows[i] = row{event: x.Event, group: x.Group, cpu: x.CPU, status: x.Status, value: x.Scaled,
-			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding}
+			enabled: x.Enabled, running: x.Running, errorMsg: x.Error, enc: x.Encoding, bound: x.Bound}
 	}
 	return s.compute(rows, times{elapsed: elapsedSec * 1e9}, names, opt)
 }
@@ -188,6 +190,7 @@ func (s *Set) computeOne(name string, rows []row, cpu int, t times, opt Options)
 		return m
 	}
 	m.Value, m.Valid = v, true
+	m.Bound = s.propagate(name, chosen, v)
 
 	var warn []string
 	if d.Max > 0 && v > d.Max*(1+1e-12) {
@@ -391,4 +394,49 @@ func runningList(events []string, chosen map[string]row) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// propagate carries the operands' bounds into the bound of metric name, whose value is v:
+// each operand with a bound moves by its abs either way, the larger change of the value is
+// its share, and the shares add (operands multiplexed together can err alike, so they are
+// not assumed to cancel). nil when no operand has a bound; unknown when one has an unknown
+// bound or its bound reaches a pole (a denominator at zero).
+func (s *Set) propagate(name string, chosen map[string]row, v float64) *result.Bound {
+	var total float64
+	reads := 0
+	any := false
+	for ev, r := range chosen {
+		switch {
+		case r.bound == nil:
+			continue
+		case !r.bound.Known():
+			return result.NoBound(ev + ": " + r.bound.Unknown)
+		}
+		any = true
+		if reads == 0 || r.bound.Reads < reads {
+			reads = r.bound.Reads
+		}
+		share := 0.0
+		for _, sign := range []float64{-1, 1} {
+			w, err := s.Eval(name, func(e string) (float64, error) {
+				x, ok := chosen[e]
+				if !ok {
+					return 0, &Error{Msg: "unknown name " + quoteName(e), Err: ErrUnknownName}
+				}
+				if e == ev {
+					return x.value + sign*r.bound.Abs, nil
+				}
+				return x.value, nil
+			})
+			if err != nil || math.IsInf(w, 0) || math.IsNaN(w) {
+				return result.NoBound(ev + "'s bound takes the metric to a pole")
+			}
+			share = math.Max(share, math.Abs(w-v))
+		}
+		total += share
+	}
+	if !any {
+		return nil
+	}
+	return result.NewBound(total, v, reads)
 }

@@ -49,6 +49,7 @@ func Rates(counts []result.Count, elapsedSec float64, have []result.Metric) []re
 			continue
 		}
 		m.Name, m.Unit, m.Value = rateName(c.Event), UnitPerSec, c.Scaled/sec
+		m.Bound = scaledBound(c.Bound, 1/sec) // the clock is a software event, never multiplexed
 		out = append(out, m)
 	}
 	return out
@@ -77,4 +78,12 @@ func rateName(event string) string {
 		b = s.Name
 	}
 	return strings.NewReplacer("-", "_", "/", "_", ":", "_", "=", "_", ",", "_").Replace(b) + "_per_sec"
+}
+
+// scaledBound is b for a value k times the count's.
+func scaledBound(b *result.Bound, k float64) *result.Bound {
+	if b == nil || !b.Known() {
+		return b
+	}
+	return &result.Bound{Pct: b.Pct, Abs: b.Abs * k, Reads: b.Reads}
 }

@@ -81,28 +81,30 @@ func pool(cs []Summary) Summary {
 		m.Mean = raw * float64(enabled) / float64(running)
 	}
 	// The pooled count is the copies' estimates weighted by their running times, and so is
-	// its error; copies of one event may err alike, so their bounds add (never less). A copy
-	// without a bound leaves the pool without one.
+	// its error; copies of one event may err alike, so their bounds add (never less). A
+	// multiplexed copy without a bound (none was computed: --no-bound) leaves the pool
+	// without one, and one whose bound is unknown leaves it unknown.
 	var bound float64
 	reads := 0
-	m.Bound = nil
+	var none, unknown bool
 	for _, c := range counted {
 		m.Min, m.Max = min(m.Min, c.Min), max(m.Max, c.Max)
 		m.VarPct = max(m.VarPct, c.VarPct) // the copies' worst: runs are not kept to do better
 		m.Runs = min(m.Runs, c.Runs)
 		switch {
-		case m.Bound != nil:
+		case c.Bound == nil:
+			none = true
 		case !c.Bound.Known():
-			m.Bound = NoBound("a copy of the event has no bound")
-			if c.Bound != nil {
-				m.Bound = c.Bound
-			}
+			unknown, m.Bound = true, c.Bound
 		default:
 			bound += c.Bound.Abs * float64(c.Running) / float64(running)
 			reads = max(reads, c.Bound.Reads)
 		}
 	}
-	if m.Bound == nil {
+	switch {
+	case none:
+		m.Bound = nil
+	case !unknown:
 		m.Bound = NewBound(bound, m.Mean, reads)
 	}
 	m.Stddev = m.VarPct / 100 * m.Mean

@@ -80,6 +80,10 @@ func TestMergedPlannerBeside(t *testing.T) {
 	planned.Bound = NewBound(4, 400, 5)
 	m := Merged([]Summary{planned, none})
 	if len(m) != 1 || m[0].Bound.Known() || m[0].Bound.Unknown != "too short" {
-		t.Errorf("a copy without a bound: %+v, want the pool unbounded", m[0].Bound)
+		t.Errorf("a copy with an unknown bound: %+v, want the pool's unknown", m[0].Bound)
+	}
+	none.Bound = nil // multiplexed, but no bound computed (--no-bound)
+	if m := Merged([]Summary{planned, none}); len(m) != 1 || m[0].Bound != nil {
+		t.Errorf("a copy with no bound computed: %+v, want none for the pool", m[0].Bound)
 	}
 }

@@ -267,6 +267,9 @@ type Metric struct {
 	Together bool    `json:"measured_together"` // all operands were in one group (co-scheduled)
 	Valid    bool    `json:"valid"`             // false when an operand was not counted/supported
 	Warning  string  `json:"warning,omitempty"` // plausibility problem, e.g. "misses exceed accesses"
+	// Bound: how far Value may be off because operands were multiplexed, propagated from
+	// their bounds (metrics.Set.Compute); nil when no operand has one.
+	Bound *Bound `json:"bound,omitempty"`
 	// Spread is the metric computed on each run alone, over the runs (-r N, N > 1, when the
 	// runs were kept: JSON, --table, --report); nil otherwise. Value stays the metric of the
 	// mean counts.

@@ -55,8 +55,10 @@ type Request struct {
 	ThreadName func(tid int) string
 	// Aggregation (--per-socket, --per-core, with PerCPU): each CPU's counts are summed into
 	// the row of its group's first CPU.
-	Aggregation   *result.Aggregation
-	NoScale       bool
+	Aggregation *result.Aggregation
+	NoScale     bool
+	// NoBound: no periodic reads of the counters, and no error bound on multiplexed counts.
+	NoBound       bool
 	Repeat        int // >= 1
 	Warmup        int
 	Interval      time.Duration // -I; 0 = off
@@ -82,6 +84,10 @@ type Reading struct {
 	UserOnly bool
 	// Ungrouped: the event's weak group did not fit, and it was counted on its own.
 	Ungrouped bool
+	// Mux: how far the scaled value may be off when the counter was multiplexed, from the
+	// periodic reads (the final reading of a run, or an interval's); nil when it ran all
+	// the time or was not read periodically.
+	Mux *Uncertainty
 }
 
 // Outcome is how the measured run ended.

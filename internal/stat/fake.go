@@ -45,6 +45,10 @@ type FakeValue struct {
 	Running uint64      `json:"running"`
 	Error   string      `json:"error"`
 	CPUs    []FakeValue `json:"cpus"`
+	// Reads are the periodic reads of a multiplexed counter before this final value, each
+	// cumulative [raw, enabled, running]: the run's bound is computed from them as from a
+	// kernel session's (not for -I intervals).
+	Reads [][3]uint64 `json:"reads"`
 }
 
 // ErrFakeNotSupported is what a scripted "error" reads as.
@@ -137,6 +141,36 @@ func (s *fakeSession) Read() ([]Reading, error) {
 		}
 	}
 	return out, nil
+}
+
+// Final is the run's final reading, each counter with the uncertainty of its scripted reads.
+func (s *fakeSession) Final() ([]Reading, error) {
+	rs, err := s.Read()
+	if err != nil || s.req.NoBound {
+		return rs, err
+	}
+	for i := range rs {
+		if rs[i].Err != nil {
+			continue
+		}
+		v, ok := s.run.Counts[s.req.Events[rs[i].Event].Name]
+		if ok && len(v.CPUs) > 0 && rs[i].CPU >= 0 && rs[i].CPU < len(v.CPUs) {
+			v = v.CPUs[rs[i].CPU]
+		}
+		if !ok || len(v.Reads) == 0 {
+			continue
+		}
+		var sl []slice
+		var prev [3]uint64
+		for _, x := range append(v.Reads, [3]uint64{v.Raw, v.Enabled, v.Running}) {
+			if x[1] > prev[1] && x[0] >= prev[0] && x[2] >= prev[2] {
+				sl = append(sl, slice{c: x[0] - prev[0], e: x[1] - prev[1], r: x[2] - prev[2]})
+			}
+			prev = x
+		}
+		rs[i].Mux = uncertainty(sl)
+	}
+	return rs, nil
 }
 
 func value(v FakeValue) perfevent.Value {

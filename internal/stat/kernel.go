@@ -139,7 +139,8 @@ type kernelSession struct {
 	noGuestFilter []string
 	openFn        Opener
 	kernel        Kernel
-	cgroupFD      int // Request.Cgroup's directory, open while the session is; -1 without
+	cgroupFD      int      // Request.Cgroup's directory, open while the session is; -1 without
+	sampler       *sampler // the periodic reads for the bounds of multiplexed counts; nil without
 }
 
 func (k Kernel) Begin(ctx context.Context, req *Request, run int) (Session, error) {
@@ -508,6 +509,9 @@ func (s *kernelSession) Start() error {
 		}
 	}
 	s.started = true
+	if !s.req.NoBound && !s.req.NoScale && mayMultiplex(s.req.Events) {
+		s.sampler = startSampler(s.Read, BoundPeriod)
+	}
 	if s.req.Interval > 0 {
 		s.ticker = time.NewTicker(s.req.Interval)
 		s.ticks = make(chan time.Duration)
@@ -658,7 +662,52 @@ func (s *kernelSession) Outcome() (Outcome, error) {
 	return s.outcome, s.waitErr
 }
 
+// Final stops the periodic reads, reads every counter a last time and gives each reading
+// the uncertainty of its count over the run.
+func (s *kernelSession) Final() ([]Reading, error) {
+	rs, err := s.Read()
+	if err != nil || s.sampler == nil {
+		return rs, err
+	}
+	withMux(rs, s.sampler.finish(rs))
+	return rs, nil
+}
+
+// Cut reads every counter for an -I interval and gives each reading the uncertainty of its
+// count over the interval.
+func (s *kernelSession) Cut() ([]Reading, error) {
+	rs, err := s.Read()
+	if err != nil || s.sampler == nil {
+		return rs, err
+	}
+	withMux(rs, s.sampler.cut(rs))
+	return rs, nil
+}
+
+// withMux attaches each slot's uncertainty to its reading.
+func withMux(rs []Reading, us []*Uncertainty) {
+	for i := range rs {
+		if i < len(us) {
+			rs[i].Mux = us[i]
+		}
+	}
+}
+
+// mayMultiplex reports whether any event can be multiplexed: software events never are (the
+// kernel counts them without a PMU counter), so a list of them needs no periodic reads.
+func mayMultiplex(evs []Event) bool {
+	for _, e := range evs {
+		if e.Attr.Type != perfevent.TypeSoftware {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *kernelSession) Close() error {
+	if s.sampler != nil {
+		s.sampler.halt()
+	}
 	if s.ticker != nil {
 		s.ticker.Stop()
 	}

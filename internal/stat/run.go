@@ -140,7 +140,7 @@ loop:
 				ticks = nil
 				continue
 			}
-			cur, err := s.Read()
+			cur, err := cutRead(s)
 			if err != nil {
 				return result.Run{}, ivs, err
 			}
@@ -148,6 +148,16 @@ loop:
 				emit(result.Interval{Run: idx - req.Warmup, TimeSec: t.Seconds(), Counts: counts(req, delta(cur, prev))})
 			}
 			prev = cur
+		}
+	}
+	// A last partial interval, as perf prints when the workload ends between ticks; not when
+	// --interval-count ended the run, which asked for exactly that many. Read before the
+	// final reading, which ends the periodic reads: its bound covers the interval.
+	full := req.IntervalCount > 0 && nIvs >= req.IntervalCount
+	var last []Reading
+	if req.Interval > 0 && counted && !full { // also when it ends before the first tick, as perf
+		if last, err = cutRead(s); err != nil {
+			return result.Run{}, ivs, err
 		}
 	}
 	var final []Reading
@@ -175,16 +185,22 @@ loop:
 		Abandoned:     out.Abandoned,
 		Counts:        counts(req, final),
 	}
-	// A last partial interval, as perf prints when the workload ends between ticks; not when
-	// --interval-count ended the run, which asked for exactly that many.
-	full := req.IntervalCount > 0 && nIvs >= req.IntervalCount
-	if req.Interval > 0 && counted && !full { // also when it ends before the first tick, as perf
-		iv := result.Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(final, prev))}
+	if last != nil {
+		iv := result.Interval{Run: idx - req.Warmup, TimeSec: out.Elapsed.Seconds(), Counts: counts(req, delta(last, prev))}
 		if hasProgress(iv.Counts) {
 			emit(iv)
 		}
 	}
 	return run, ivs, nil
+}
+
+// cutRead reads every counter for an interval: with its bound when the session keeps
+// periodic reads (Cut), else plainly.
+func cutRead(s Session) ([]Reading, error) {
+	if c, ok := s.(interface{ Cut() ([]Reading, error) }); ok {
+		return c.Cut()
+	}
+	return s.Read()
 }
 
 // threadName is perf's --per-thread label, "comm-tid" ("" without --per-thread).
@@ -236,6 +252,7 @@ func counts(req *Request, rs []Reading) []result.Count {
 	type slot struct {
 		result.Count
 		notCounted bool
+		mux        []*Uncertainty // the slots' uncertainties summed into this count
 	}
 	acc := map[key]*slot{}
 	first := map[int]int{} // --per-socket/--per-core: CPU -> its group's first CPU
@@ -287,6 +304,7 @@ func counts(req *Request, rs []Reading) []result.Count {
 		c.Raw += r.Value.Raw
 		c.Enabled += r.Value.Enabled
 		c.Running += r.Value.Running
+		c.mux = append(c.mux, r.Mux)
 		c.Error, c.Reason = "", "" // at least one slot opened
 	}
 	switch {
@@ -330,8 +348,11 @@ func counts(req *Request, rs []Reading) []result.Count {
 				break
 			}
 			c.Scaled = rd.Scaled()
-			if req.NoScale {
+			switch {
+			case req.NoScale:
 				c.Scaled = float64(c.Raw)
+			case rd.Multiplexed():
+				c.Bound = bound(c.mux, c.Scaled)
 			}
 		}
 		out = append(out, c.Count)

@@ -37,7 +37,7 @@ var perfColumns = []string{"value", "unit", "event", "variance", "running-time",
 
 // extraColumns follow perfColumns in the --csv form.
 var extraColumns = []string{"raw", "scaled", "enabled", "running", "group", "cpu", "status",
-	"metric-name", "metric-note"}
+	"metric-name", "metric-note", "bound-pct", "metric-bound-pct"}
 
 // CSV writes r as perf stat -x SEP does (or, with opt.Header, as pmc's --csv), one record
 // per event and one per extra metric. A Result with Intervals writes every interval, each
@@ -187,7 +187,20 @@ func (c *csvWriter) countRecord(time string, r row, repeated bool) []string {
 	}
 	f = append(f, raw, scaled, strconv.FormatUint(r.enabled, 10), strconv.FormatUint(r.running, 10),
 		strconv.Itoa(r.group), strconv.Itoa(r.cpu), csvStatus(r))
-	return append(f, c.metricExtra(m)...)
+	f = append(f, c.metricExtra(m)...)
+	bnd := ""
+	if r.hasValue() {
+		bnd = boundField(r.bound)
+	}
+	return append(f, bnd, metricBound(m))
+}
+
+// metricBound is the --csv metric-bound-pct field.
+func metricBound(m *result.Metric) string {
+	if m == nil || !m.Valid {
+		return ""
+	}
+	return boundField(m.Bound)
 }
 
 // csvStatus is the status column: "simulated" for a simulator's count.
@@ -223,7 +236,8 @@ func (c *csvWriter) metricRecord(time, event string, group, cpu int, m result.Me
 		g = strconv.Itoa(group)
 	}
 	f = append(f, "", "", "", "", g, strconv.Itoa(cpu), "")
-	return append(f, c.metricExtra(&m)...)
+	f = append(f, c.metricExtra(&m)...)
+	return append(f, "", metricBound(&m))
 }
 
 // blankSep reports whether sep is a space or a tab.

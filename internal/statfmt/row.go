@@ -1,6 +1,9 @@
 package statfmt
 
 import (
+	"fmt"
+	"strconv"
+
 	"github.com/pmc-tools/pmc/internal/result"
 )
 
@@ -16,13 +19,14 @@ type row struct {
 	label     string // the per-CPU column: "CPU3", or "S0   2" with --per-socket ("" without -A)
 	thread    string // --per-thread: "comm-tid"
 	status    result.Status
-	value     float64 // what the value column shows: scaled or raw (--no-scale), in unit
-	raw       float64 // mean raw count over runs
-	scaled    float64 // mean scaled count over runs (ns for clocks)
-	enabled   uint64  // total over runs
-	running   uint64  // total over runs
-	runTime   uint64  // perf's running-time column: time_running per run
-	varPct    float64 // perf's "+- x%", 0 without repeats
+	value     float64       // what the value column shows: scaled or raw (--no-scale), in unit
+	raw       float64       // mean raw count over runs
+	scaled    float64       // mean scaled count over runs (ns for clocks)
+	enabled   uint64        // total over runs
+	running   uint64        // total over runs
+	runTime   uint64        // perf's running-time column: time_running per run
+	varPct    float64       // perf's "+- x%", 0 without repeats
+	bound     *result.Bound // how far a multiplexed value may be off; nil when exact
 	metrics   []result.Metric
 
 	reason result.Reason // why a not-counted row of the final table has no value
@@ -38,6 +42,29 @@ func (r row) marker() string {
 		return notSupported
 	}
 	return notCounted
+}
+
+// BoundText is how a bound reads beside its value: "±2.10%", "±?" when the value was
+// multiplexed but cannot be bounded, "" when it needs none.
+func BoundText(b *result.Bound) string {
+	switch {
+	case b == nil:
+		return ""
+	case !b.Known():
+		return "±?"
+	}
+	return fmt.Sprintf("±%.2f%%", b.Pct)
+}
+
+// boundField is the --csv bound column: the percentage, "?" when unknown, "" when none.
+func boundField(b *result.Bound) string {
+	switch {
+	case b == nil:
+		return ""
+	case !b.Known():
+		return "?"
+	}
+	return strconv.FormatFloat(b.Pct, 'f', 2, 64)
 }
 
 // pct is perf's pct-running column.
@@ -65,7 +92,7 @@ func summaryRows(res *result.Stat, merged bool) []row {
 	for _, s := range summary {
 		r := row{event: s.Event, unit: s.Unit, scale: s.UnitScale, group: s.Group, cpu: s.CPU, label: rowLabel(res, s.CPU, s.Thread), thread: s.Thread, status: s.Status,
 			raw: s.RawMean, scaled: s.Mean, enabled: s.Enabled, running: s.Running,
-			runTime: s.Running / uint64(runs), varPct: s.VarPct, reason: s.Reason, name: rawName(s.Encoding)}
+			runTime: s.Running / uint64(runs), varPct: s.VarPct, reason: s.Reason, name: rawName(s.Encoding), bound: s.Bound}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw
@@ -83,7 +110,7 @@ func countRows(res *result.Stat, counts []result.Count) []row {
 	for _, c := range counts {
 		r := row{event: c.Event, unit: c.Unit, scale: c.UnitScale, group: c.Group, cpu: c.CPU, label: rowLabel(res, c.CPU, c.Thread), thread: c.Thread, status: c.Status,
 			raw: float64(c.Raw), scaled: c.Scaled, enabled: c.Enabled, running: c.Running,
-			runTime: c.Running, name: rawName(c.Encoding)}
+			runTime: c.Running, name: rawName(c.Encoding), bound: c.Bound}
 		r.value = r.scaled
 		if !res.Scaled {
 			r.value = r.raw

@@ -223,6 +223,9 @@ func textRow(b *bytes.Buffer, prefix string, r row, repeated bool, opt TextOptio
 	if repeated && r.varPct != 0 {
 		fmt.Fprintf(b, "  ( +-%6.2f%% )", r.varPct)
 	}
+	if bt := BoundText(r.bound); bt != "" && r.hasValue() {
+		b.WriteString("  " + bt)
+	}
 	if r.multiplexed() {
 		fmt.Fprintf(b, "  (%.2f%%)", r.pct())
 	}
@@ -255,7 +258,11 @@ func textOrphan(b *bytes.Buffer, prefix, cpuCol string, m result.Metric) {
 // makes the number doubtful, one note each: "(not measured together)", "!! implausible...".
 func metricColumn(m result.Metric) (string, []string) {
 	t := describeMetric(m)
-	s := fmt.Sprintf(" # %s %s", t.num, t.unit)
+	num := t.num
+	if bt := BoundText(m.Bound); bt != "" && m.Valid {
+		num += " " + bt
+	}
+	s := fmt.Sprintf(" # %s %s", num, t.unit)
 	var notes []string
 	for _, n := range metricNotes(m, true) {
 		switch n {

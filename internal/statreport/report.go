@@ -187,15 +187,28 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 	b.WriteString("  raw     = the count as read from the counter\n")
 	b.WriteString("  scaled  = raw * time enabled / time running: the estimate for the whole run\n")
 	b.WriteString("  running = share of the enabled time the event was on a counter\n")
-	b.WriteString("  group   = events of one group were always counted at the same time\n\n")
+	b.WriteString("  group   = events of one group were always counted at the same time\n")
+	summary := result.Merged(res.Summary) // the planner's copies of an event once, as rpistat prints it
+	bounds := false
+	for _, s := range summary {
+		bounds = bounds || s.Bound != nil
+	}
+	if bounds {
+		b.WriteString("  ±95%    = how far a multiplexed scaled count may be from the true count, 95% bound\n" +
+			"            from reads every 10 ms (? when the run was too short to tell)\n")
+	}
+	b.WriteString("\n")
 	width := len("Event")
-	summary := result.Merged(res.Summary) // each event once, as rpistat prints it
 	for _, s := range summary {
 		if n := len(eventLabel(res, s)); n > width {
 			width = n
 		}
 	}
-	fmt.Fprintf(b, "  %5s  %-*s  %20s  %20s  %8s\n", "Group", width, "Event", "Raw count", "Scaled count", "Running")
+	head := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", "Group", width, "Event", "Raw count", "Scaled count", "Running")
+	if bounds {
+		head += fmt.Sprintf("  %8s", "±95%")
+	}
+	b.WriteString(head + "\n")
 	for _, s := range summary {
 		raw, scaled, running := "", "", ""
 		switch s.Status {
@@ -219,6 +232,9 @@ func writeEvents(b *bytes.Buffer, res *result.Stat, names map[string]string, not
 			notes.add(fmt.Sprintf("%s was counted in groups %s, beside each ratio's other operand; its row combines them", eventLabel(res, s), joinInts(s.Groups)))
 		}
 		line := fmt.Sprintf("  %5s  %-*s  %20s  %20s  %8s", group, width, eventLabel(res, s), raw, scaled, running)
+		if bounds && s.Status == result.Counted {
+			line += fmt.Sprintf("  %8s", statfmt.BoundText(s.Bound))
+		}
 		if res.Simulated() && s.Status == result.Counted {
 			line += "  (SIMULATED)"
 		}
@@ -324,6 +340,9 @@ func writeMetric(b *bytes.Buffer, res *result.Stat, set *metrics.Set, m result.M
 		unit = "-"
 	}
 	line := fmt.Sprintf("    %-24s %16s  %-18s %-13s", name, value, unit, status)
+	if bt := statfmt.BoundText(m.Bound); bt != "" && m.Valid {
+		line += " " + bt
+	}
 	if m.Warning != "" {
 		line += fmt.Sprintf(" !! note %d", notes.add(m.Name+": "+m.Warning))
 	}
