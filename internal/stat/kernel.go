@@ -510,7 +510,7 @@ func (s *kernelSession) Start() error {
 	}
 	s.started = true
 	if !s.req.NoBound && !s.req.NoScale && mayMultiplex(s.req.Events) {
-		s.sampler = startSampler(s.Read, BoundPeriod)
+		s.sampler = startSampler(s.Read, BoundPeriod, s.req.Interval > 0)
 	}
 	if s.req.Interval > 0 {
 		s.ticker = time.NewTicker(s.req.Interval)

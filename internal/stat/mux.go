@@ -47,10 +47,12 @@ func (b *sliceBuf) halve() {
 type sampler struct {
 	read   func() ([]Reading, error)
 	period time.Duration
-	reset  chan time.Duration // a new period after halving
-	stop   chan struct{}
-	done   chan struct{}
-	once   sync.Once
+	// intervals: -I cuts the run into intervals, each with its own bound (cut).
+	intervals bool
+	reset     chan time.Duration // a new period after halving
+	stop      chan struct{}
+	done      chan struct{}
+	once      sync.Once
 
 	mu   sync.Mutex
 	prev []perfevent.Value
@@ -58,8 +60,8 @@ type sampler struct {
 	iv   []sliceBuf
 }
 
-func startSampler(read func() ([]Reading, error), period time.Duration) *sampler {
-	sm := &sampler{read: read, period: period, reset: make(chan time.Duration, 1),
+func startSampler(read func() ([]Reading, error), period time.Duration, intervals bool) *sampler {
+	sm := &sampler{read: read, period: period, intervals: intervals, reset: make(chan time.Duration, 1),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go sm.loop()
 	return sm
@@ -109,12 +111,15 @@ func (sm *sampler) add(rs []Reading) {
 			continue // the task did not run: nothing happened to the counter
 		}
 		sm.run[i].add(s)
-		sm.iv[i].add(s)
-		full = full || len(sm.run[i].s) >= maxSlices
+		if sm.intervals {
+			sm.iv[i].add(s)
+		}
+		full = full || len(sm.run[i].s) >= maxSlices || len(sm.iv[i].s) >= maxSlices
 	}
 	if full {
 		for i := range sm.run {
 			sm.run[i].halve()
+			sm.iv[i].halve()
 		}
 		sm.period *= 2
 		select {

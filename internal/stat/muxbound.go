@@ -48,7 +48,7 @@ func uncertainty(s []slice) *Uncertainty {
 		return nil
 	}
 	u := &Uncertainty{Reads: len(s)}
-	var rates []float64
+	var rates, ran []float64
 	var blocks, cur float64 // sum of squared unobserved blocks, the block being summed
 	for _, x := range s {
 		off := float64(x.e) - float64(x.r)
@@ -56,7 +56,7 @@ func uncertainty(s []slice) *Uncertainty {
 			cur += off
 			continue
 		}
-		rates = append(rates, float64(x.c)/float64(x.r))
+		rates, ran = append(rates, float64(x.c)/float64(x.r)), append(ran, float64(x.r))
 		cur += off / 2
 		blocks += cur * cur
 		cur = off / 2
@@ -66,30 +66,23 @@ func uncertainty(s []slice) *Uncertainty {
 		u.Unknown = "too short: the counter was on the PMU in fewer than 3 of the 10 ms slices"
 		return u
 	}
+	// A rate seen over a short time is noisier (the last slice, cut by the workload's exit,
+	// may hold a fraction of a millisecond): each difference weighs as the harmonic mean of
+	// its two slices' running times, since the variance of a difference of two rates grows
+	// with 1/r_k + 1/r_k+1.
 	var diffs []float64
+	var wd, w float64
 	for i := 1; i < len(rates); i++ {
 		d := rates[i] - rates[i-1]
+		h := 2 * ran[i] * ran[i-1] / (ran[i] + ran[i-1])
 		diffs = append(diffs, d*d)
+		wd += h * d * d
+		w += h
 	}
-	half := mean(diffs) / 2
+	half := wd / w / 2
 	u.Var = half * (blocks + e*e*(1-r/e)/float64(len(rates)))
 	u.DF = float64(len(diffs))
 	return u
-}
-
-func sum(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s
-}
-
-func mean(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	return sum(xs) / float64(len(xs))
 }
 
 // bound combines the uncertainties of the slots summed into one count of value v (one slot,

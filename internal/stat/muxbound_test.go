@@ -1,11 +1,15 @@
 package stat
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/pmc-tools/pmc/internal/perfevent"
 )
 
 // TestUncertaintyCases: a counter that ran all the time needs no bound; one read on the PMU
@@ -153,4 +157,39 @@ func median(xs []float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// TestSamplerCutAndFinish: the reads make slices per slot; a cut (an -I interval) bounds the
+// slices since the previous cut, the end of the run all of them; at maxSlices neighbours
+// merge and the read period doubles.
+func TestSamplerCutAndFinish(t *testing.T) {
+	sm := &sampler{period: BoundPeriod, intervals: true, reset: make(chan time.Duration, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	close(sm.done) // no read loop: the test feeds the readings
+	var raw, en, run uint64
+	read := func(rate, share uint64) []Reading {
+		raw, en, run = raw+rate*share, en+10, run+share
+		return []Reading{{Value: perfevent.Value{Raw: raw, Enabled: en, Running: run}}, {Err: errors.New("refused")}}
+	}
+	for i := range 6 {
+		sm.add(read(100+uint64(i%2)*20, 5))
+	}
+	iv := sm.cut(read(100, 5))
+	if iv[0] == nil || iv[0].Reads != 7 || iv[0].Var <= 0 || iv[1] != nil {
+		t.Fatalf("first interval: %+v %+v", iv[0], iv[1])
+	}
+	for range 3 {
+		sm.add(read(100, 5))
+	}
+	if iv := sm.cut(read(100, 5)); iv[0] == nil || iv[0].Reads != 4 || iv[0].Var != 0 {
+		t.Errorf("second interval (a steady rate): %+v, want 4 slices and no variance", iv[0])
+	}
+	if all := sm.finish(read(100, 10)); all[0] == nil || all[0].Reads != 12 || all[0].Var <= 0 {
+		t.Errorf("the run: %+v, want all 12 slices and the first interval's changes", all[0])
+	}
+	for range maxSlices {
+		sm.add(read(100, 5))
+	}
+	if n := len(sm.run[0].s); n > maxSlices || n < maxSlices/2 || sm.period != 2*BoundPeriod {
+		t.Errorf("after %d more reads: %d slices kept, period %v; want at most %d and a doubled period", maxSlices, n, sm.period, maxSlices)
+	}
 }
