@@ -141,10 +141,18 @@ func (sm *sampler) cut(rs []Reading) []*Uncertainty {
 	sm.add(rs)
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
-	out := make([]*Uncertainty, len(sm.iv))
+	out := uncertainties(sm.iv)
 	for i := range sm.iv {
-		out[i] = uncertainty(sm.iv[i].s)
 		sm.iv[i].s = sm.iv[i].s[:0]
+	}
+	return out
+}
+
+// uncertainties is each slot's uncertainty from its slices.
+func uncertainties(bufs []sliceBuf) []*Uncertainty {
+	out := make([]*Uncertainty, len(bufs))
+	for i := range bufs {
+		out[i] = uncertainty(bufs[i].s)
 	}
 	return out
 }
@@ -156,9 +164,5 @@ func (sm *sampler) finish(final []Reading) []*Uncertainty {
 	sm.add(final)
 	sm.mu.Lock()
 	defer sm.mu.Unlock()
-	out := make([]*Uncertainty, len(sm.run))
-	for i := range sm.run {
-		out[i] = uncertainty(sm.run[i].s)
-	}
-	return out
+	return uncertainties(sm.run)
 }
