@@ -111,7 +111,9 @@ func New(cfg Config) (*Exporter, error) {
 
 // open starts a system-wide session on cpus, of one cgroup when cgroup is not "".
 func (e *Exporter) open(cgroup string, cpus []int) (*counting, error) {
-	req := &stat.Request{Mode: stat.System, Events: e.cfg.Events, CPUs: cpus, Repeat: 1, PerCPU: true}
+	// NoBound: the scrapes read the counters; reads every 10 ms for pmc stat's error bound
+	// would only cost a long-running exporter.
+	req := &stat.Request{Mode: stat.System, Events: e.cfg.Events, CPUs: cpus, Repeat: 1, PerCPU: true, NoBound: true}
 	if cgroup != "" {
 		req.Cgroup = path.Join(e.cfg.CgroupMount, cgroup)
 	}
