@@ -144,6 +144,8 @@ func TestOutputs(t *testing.T) {
 		{"chase", []string{"--size", "4096", "--order", "sequential", "--hops", "1001"}, fmt.Sprintf("chase order=sequential size=4096 lines=64 hops=1001 end=%d", chaseEnd(t, 64, 1001, false))},
 		{"forkthreads", []string{"--procs", "2", "--threads", "3", "--work", "1000"}, "forkthreads procs=2 threads=3 work=1000 pids=3 tids=12 units=12 spin_insns=24000"},
 		{"forkthreads", []string{"--procs", "0", "--threads", "0", "--work", "0"}, "forkthreads procs=0 threads=0 work=0 pids=1 tids=1 units=1 spin_insns=0"},
+		{"phases", []string{"--pairs", "3", "--spin", "1000", "--calls", "10"}, "phases pairs=3 spin=1000 calls=10 mode=sys spin_insns=6000"},
+		{"phases", []string{"--mode", "walk", "--walk", "64", "--pairs", "2", "--seed", "9"}, "phases pairs=2 spin=1000000 calls=2000 mode=walk spin_insns=4000000"},
 	}
 	for _, c := range cases {
 		got := strings.TrimSuffix(mustRun(t, c.name, c.args...), "\n")
@@ -179,6 +181,10 @@ func TestBadArguments(t *testing.T) {
 		{"chase", []string{"--size", "4096", "--order", "strided"}, "random|sequential"},
 		{"forkthreads", []string{"--procs", "65"}, "out of range"},
 		{"forkthreads", []string{"--procs", "64", "--threads", "64", "--work", "1000000000"}, "lower --work"},
+		{"phases", []string{"--pairs", "0"}, "out of range"},
+		{"phases", []string{"--mode", "idle"}, "sys|walk"},
+		{"phases", []string{"--seed-file", "/nonexistent/dir/seed"}, "cannot open"},
+		{"phases", []string{"--pairs", "100000", "--spin", "1000000"}, "too long"},
 	}
 	for _, c := range cases {
 		out, errOut, code := run(t, c.name, c.args...)
@@ -250,5 +256,32 @@ func TestLoopExact(t *testing.T) {
 		if again := irOf(t, "loop", set[0]); again != base {
 			t.Errorf("loop %s: Ir %d then %d, callgrind not repeatable here", set[0], base, again)
 		}
+	}
+}
+
+// TestPhasesSameInstructions: phases executes the same user-space instructions whatever the
+// layout of its phases (the truth of test/qemu's bound test is one run of it): callgrind's
+// Ir is equal for explicit seeds, for --seed-file runs (a new file and an incremented one,
+// the same arguments), and for the walk mode's seeds.
+func TestPhasesSameInstructions(t *testing.T) {
+	needValgrind(t)
+	args := []string{"--pairs", "10", "--spin", "10000", "--calls", "100"}
+	a := irOf(t, "phases", append([]string{"--seed", "1"}, args...)...)
+	for _, seed := range []string{"2", "7"} { // one digit each: argv's length moves libc's start-up (loop.c)
+		if b := irOf(t, "phases", append([]string{"--seed", seed}, args...)...); b != a {
+			t.Errorf("--seed %s: Ir %d, --seed 1: %d", seed, b, a)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "seed")
+	first := irOf(t, "phases", append([]string{"--seed-file", file}, args...)...)
+	for range 2 {
+		if b := irOf(t, "phases", append([]string{"--seed-file", file}, args...)...); b != first {
+			t.Errorf("--seed-file, a later run: Ir %d, the first run %d", b, first)
+		}
+	}
+	walk := []string{"--mode", "walk", "--walk", "64", "--pairs", "10", "--spin", "10000", "--calls", "100"}
+	w1 := irOf(t, "phases", append([]string{"--seed", "5"}, walk...)...)
+	if w2 := irOf(t, "phases", append([]string{"--seed", "7"}, walk...)...); w1 != w2 {
+		t.Errorf("walk mode: Ir %d and %d for two seeds", w1, w2)
 	}
 }

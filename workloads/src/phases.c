@@ -1,5 +1,5 @@
 /*
- * phases [--pairs P] [--spin N] [--calls C] [--mode sys|walk] [--walk KB] [--seed S]: a
+ * phases [--pairs P] [--spin N] [--calls C] [--mode sys|walk] [--walk KB] [--seed S | --seed-file F]: a
  * workload whose rate of user-space instructions changes from one phase to the next, for
  * testing how far a multiplexed (scaled) count may be off. It alternates P times
  *   - a busy phase: wl_spin(n_i), the 2-instructions-per-iteration loop of spin.h, and
@@ -7,8 +7,10 @@
  *     counter runs without counting), or c_i loads of a pointer walk over a --walk KB buffer
  *     (--mode walk: cache and TLB misses slow the instructions down on real hardware; under
  *     QEMU -icount every instruction takes the same time, so use sys there).
- * The lengths n_i and c_i are drawn at random (from --seed, or the kernel's AT_RANDOM bytes
- * when the seed is 0, so that every run of `pmc stat -r` lays its phases out differently),
+ * The lengths n_i and c_i are drawn at random (from --seed; from the kernel's AT_RANDOM bytes
+ * when the seed is 0, so that every run of `pmc stat -r` lays its phases out differently; or,
+ * with --seed-file FILE, from a counter kept in FILE that every run increments, so that the
+ * runs of `pmc stat -r` differ from each other and repeat from one boot to the next),
  * from 0 to twice their mean, and always add up to exactly P*N and P*C. The code is branch
  * free where it depends on the draw, so the number of user-space instructions is the same
  * for every seed: a count of instructions:u of one run is the truth for every other run with
@@ -21,6 +23,7 @@
 #include "wl.h"
 #include "spin.h"
 
+#include <fcntl.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -65,8 +68,9 @@ __attribute__((noinline)) static void calls(uint32_t n)
 int main(int argc, char **argv)
 {
 	wl_name = "phases";
-	wl_usage = "[--pairs P] [--spin N] [--calls C] [--mode sys|walk] [--walk KB] [--seed S]";
+	wl_usage = "[--pairs P] [--spin N] [--calls C] [--mode sys|walk] [--walk KB] [--seed S | --seed-file FILE]";
 	uint64_t pairs = 20, spin = 1000000, ncalls = 2000, walk_kb = 16384, seed = 0;
+	const char *seed_file = NULL;
 	int mode = 0;
 	static const char *const modes[] = {"sys", "walk", NULL};
 	for (int i = 1; i < argc; i++) {
@@ -81,6 +85,8 @@ int main(int argc, char **argv)
 			mode = wl_choice("--mode", v, modes);
 		else if (wl_flag(argc, argv, &i, "--walk", &v))
 			walk_kb = wl_u64("--walk", v, 4, 1 << 20);
+		else if (wl_flag(argc, argv, &i, "--seed-file", &v))
+			seed_file = v;
 		else if (wl_flag(argc, argv, &i, "--seed", &v))
 			seed = wl_u64("--seed", v, 0, UINT64_MAX);
 		else
@@ -92,7 +98,19 @@ int main(int argc, char **argv)
 		wl_die("--pairs %" PRIu64 " x --calls %" PRIu64 " is too long: lower one of them", pairs, ncalls);
 
 	uint64_t s = seed;
-	if (s == 0) {
+	if (seed_file != NULL) {
+		/* The same system calls and instructions whether the file held a counter or was
+		 * empty: read into a zeroed word, add one, write it back. */
+		int fd = open(seed_file, O_RDWR | O_CREAT, 0644);
+		if (fd < 0)
+			wl_die("--seed-file %s: cannot open it", seed_file);
+		uint64_t n = 0;
+		(void)!read(fd, &n, sizeof n);
+		n++;
+		(void)!pwrite(fd, &n, sizeof n, 0);
+		close(fd);
+		s = n * 0x9e3779b97f4a7c15ull;
+	} else if (s == 0) {
 		/* 16 random bytes the kernel gives every exec: no system call, no branch on them. */
 		const uint64_t *r = (const uint64_t *)getauxval(AT_RANDOM);
 		s = r[0] ^ r[1];
