@@ -43,18 +43,21 @@ func batch(g Guest, files []File) []Cmd {
 	return only(append(cmds, extraCmds()...))
 }
 
-// only keeps the commands whose names start with PMC_QEMU_ONLY (when set), so that one
-// test's commands can be run on a loaded machine without the whole batch:
-// PMC_QEMU_ONLY=mem- ./test/qemu/run.sh -run TestMemTimer.
+// only keeps the commands whose names start with PMC_QEMU_ONLY (when set; several prefixes
+// separated by commas), so that one test's commands can be run on a loaded machine without
+// the whole batch: PMC_QEMU_ONLY=mem- ./test/qemu/run.sh -run TestMemTimer.
 func only(cmds []Cmd) []Cmd {
-	prefix := os.Getenv("PMC_QEMU_ONLY")
-	if prefix == "" {
+	prefixes := os.Getenv("PMC_QEMU_ONLY")
+	if prefixes == "" {
 		return cmds
 	}
 	var out []Cmd
 	for _, c := range cmds {
-		if strings.HasPrefix(c.Name, prefix) {
-			out = append(out, c)
+		for _, p := range strings.Split(prefixes, ",") {
+			if p != "" && strings.HasPrefix(c.Name, p) {
+				out = append(out, c)
+				break
+			}
 		}
 	}
 	return out

@@ -17,12 +17,13 @@ import (
 
 // bootTimeout bounds one guest run (boot + every command of its batch); PMC_QEMU_TIMEOUT
 // (seconds) raises it on a loaded machine (2 shared cores and other QEMU runs: batches took
-// over 3 minutes).
+// over 3 minutes before the 100 runs of the error-bound test, which take about 4 minutes of
+// emulation on their own, and 20 at a load of 30).
 var bootTimeout = func() time.Duration {
 	if s, err := strconv.Atoi(os.Getenv("PMC_QEMU_TIMEOUT")); err == nil && s > 0 {
 		return time.Duration(s) * time.Second
 	}
-	return 300 * time.Second
+	return 900 * time.Second
 }()
 
 // Cmd is one command of a guest's batch.

@@ -84,6 +84,7 @@ func pmcBatch(g Guest) []Cmd {
 	}
 	js("unimpl", "-e instructions:u,cache-misses:u,branch-misses:u,"+l1d+" -- /bin/loop "+loopArg(1000000))
 	cmds = append(cmds, issueBatch(g)...)
+	cmds = append(cmds, accuracyBatch(g)...)
 	cmds = append(cmds, memBatch(g)...)
 	cmds = append(cmds, annotateBatch(g)...)
 	cmds = append(cmds, newCmdBatch(g)...)
