@@ -12,7 +12,7 @@ import (
 // uncertainty), or why there is none.
 type Uncertainty struct {
 	Var     float64 // variance of scaled - true, in (events)^2
-	DF      float64 // effective degrees of freedom of Var (Welch-Satterthwaite)
+	DF      float64 // degrees of freedom of Var: the differences of rates it stands on
 	Reads   int     // slices it stands on
 	Unknown string  // set when the count was multiplexed but cannot be bounded
 }
@@ -70,18 +70,16 @@ func uncertainty(s []slice) *Uncertainty {
 	// may hold a fraction of a millisecond): each difference weighs as the harmonic mean of
 	// its two slices' running times, since the variance of a difference of two rates grows
 	// with 1/r_k + 1/r_k+1.
-	var diffs []float64
 	var wd, w float64
 	for i := 1; i < len(rates); i++ {
 		d := rates[i] - rates[i-1]
 		h := 2 * ran[i] * ran[i-1] / (ran[i] + ran[i-1])
-		diffs = append(diffs, d*d)
 		wd += h * d * d
 		w += h
 	}
 	half := wd / w / 2
 	u.Var = half * (blocks + e*e*(1-r/e)/float64(len(rates)))
-	u.DF = float64(len(diffs))
+	u.DF = float64(len(rates) - 1)
 	return u
 }
 
