@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
@@ -60,10 +61,11 @@ func measureClock(cycles perfevent.Attr) float64 {
 	tc.Disable()
 	c, cerr := cy.Read()
 	t, terr := tc.Read()
-	if cerr != nil || terr != nil || c.Running == 0 || t.Raw == 0 || sink == 1 {
+	rc := result.Reading{Raw: c.Raw, Enabled: c.Enabled, Running: c.Running}
+	if cerr != nil || terr != nil || rc.Status() != result.Counted || t.Raw == 0 || sink == 1 {
 		return 0
 	}
-	return float64(c.Raw) * float64(c.Enabled) / float64(c.Running) / float64(t.Raw)
+	return rc.Scaled() / float64(t.Raw)
 }
 
 // genericNames are the generic hardware events pmc doctor tries, in perf's order.
