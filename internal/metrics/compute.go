@@ -400,7 +400,7 @@ func runningList(events []string, chosen map[string]row) string {
 // each operand with a bound moves by its abs either way, the larger change of the value is
 // its share, and the shares add (operands multiplexed together can err alike, so they are
 // not assumed to cancel). nil when no operand has a bound; unknown when one has an unknown
-// bound or its bound reaches a pole (a denominator at zero).
+// bound or its bound reaches a pole (a denominator whose interval holds zero).
 func (s *Set) propagate(name string, chosen map[string]row, v float64) *result.Bound {
 	var total float64
 	reads := 0
@@ -417,7 +417,8 @@ func (s *Set) propagate(name string, chosen map[string]row, v float64) *result.B
 			reads = r.bound.Reads
 		}
 		share := 0.0
-		for _, sign := range []float64{-1, 1} {
+		var ends [2]float64
+		for i, sign := range []float64{-1, 1} {
 			w, err := s.Eval(name, func(e string) (float64, error) {
 				x, ok := chosen[e]
 				if !ok {
@@ -431,7 +432,14 @@ func (s *Set) propagate(name string, chosen map[string]row, v float64) *result.B
 			if err != nil || math.IsInf(w, 0) || math.IsNaN(w) {
 				return result.NoBound(ev + "'s bound takes the metric to a pole")
 			}
+			ends[i] = w
 			share = math.Max(share, math.Abs(w-v))
+		}
+		// Between the ends of the operand's interval the metric must pass through v, or it
+		// turned back on the way: a denominator's interval that holds zero (a/b with
+		// b ± abs across 0) has finite ends and an unbounded metric between them.
+		if lo, hi := min(ends[0], ends[1]), max(ends[0], ends[1]); v < lo-1e-9*math.Abs(v) || v > hi+1e-9*math.Abs(v) {
+			return result.NoBound(ev + "'s bound takes the metric to a pole")
 		}
 		total += share
 	}

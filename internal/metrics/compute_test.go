@@ -265,3 +265,42 @@ func TestImplausibleClock(t *testing.T) {
 		}
 	}
 }
+
+// TestMetricBound: a metric's bound is its multiplexed operands' bounds carried through its
+// expression, each operand's share the larger move of the value at the ends of its interval,
+// the shares added; exact operands add nothing; an operand without a known bound, or whose
+// interval holds a denominator's zero, leaves the metric without a number.
+func TestMetricBound(t *testing.T) {
+	bounded := func(s result.Summary, pct float64) result.Summary {
+		s.Bound = result.NewBound(s.Mean*pct/100, s.Mean, 11)
+		return s
+	}
+	ipc := func(cycles, insns result.Summary) result.Metric {
+		t.Helper()
+		r := &result.Stat{Scaled: true, Summary: []result.Summary{cycles, insns}}
+		return find(t, Builtin("").Compute(r, []string{"ipc"}, Options{}), "ipc", -1)
+	}
+	cycles, insns := sum("cycles", 0, 2e9, 50), sum("instructions", 1, 1e9, 50)
+	near := func(got, want float64) bool { return math.Abs(got-want) < 1e-9*math.Abs(want) }
+
+	if m := ipc(sum("cycles", 0, 2e9, 100), sum("instructions", 0, 1e9, 100)); m.Bound != nil {
+		t.Errorf("exact operands: ipc has bound %+v, want none", m.Bound)
+	}
+	// The numerator's 10% moves ipc by 10% either way.
+	if m := ipc(cycles, bounded(insns, 10)); !m.Bound.Known() || !near(m.Bound.Pct, 10) || !near(m.Bound.Abs, 0.05) || m.Bound.Reads != 11 {
+		t.Errorf("instructions ±10%%: ipc bound %+v, want 10%% (0.05)", m.Bound)
+	}
+	// The denominator's 5% moves it by at most 1/0.95-1 = 5.263%; the shares add.
+	if m := ipc(bounded(cycles, 5), bounded(insns, 10)); !m.Bound.Known() || !near(m.Bound.Pct, 10+100*(1/0.95-1)) {
+		t.Errorf("instructions ±10%%, cycles ±5%%: ipc bound %+v, want %.4f%%", m.Bound, 10+100*(1/0.95-1))
+	}
+	unknown := insns
+	unknown.Bound = result.NoBound("too short")
+	if m := ipc(cycles, unknown); m.Bound == nil || m.Bound.Known() || !strings.Contains(m.Bound.Unknown, "too short") {
+		t.Errorf("an operand's unknown bound: ipc bound %+v, want unknown saying why", m.Bound)
+	}
+	// cycles ± 150%: its interval holds 0, where ipc has a pole, though both ends are finite.
+	if m := ipc(bounded(cycles, 150), insns); m.Bound == nil || m.Bound.Known() || !strings.Contains(m.Bound.Unknown, "pole") {
+		t.Errorf("cycles ±150%%: ipc bound %+v, want unknown (a pole)", m.Bound)
+	}
+}
