@@ -182,14 +182,16 @@ func (r *reader) result() *result.Stat {
 }
 
 // status sets a count's status and its value scaled for multiplexing, as pmc stat does.
+// result.Reading is the one rule for both; --no-scale keeps the raw count.
 func status(c result.Count, scaled bool) result.Count {
-	if c.Running == 0 {
-		c.Status, c.Reason = result.NotCounted, result.NeverRan
+	rd := c.Reading()
+	if c.Status = rd.Status(); c.Status == result.NotCounted {
+		c.Reason = result.NeverRan
 		return c
 	}
-	c.Status, c.Scaled = result.Counted, float64(c.Raw)
-	if scaled && c.Running < c.Enabled {
-		c.Scaled = float64(c.Raw) * float64(c.Enabled) / float64(c.Running)
+	c.Scaled = float64(c.Raw)
+	if scaled {
+		c.Scaled = rd.Scaled()
 	}
 	return c
 }
