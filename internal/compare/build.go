@@ -138,8 +138,16 @@ func timeRows(cmds []Command) []Row {
 			}
 			var idx []int
 			var vals []float64
+			unknown := false
 			for _, r := range good(c) {
 				idx, vals = append(idx, r.Index), append(vals, q.get(r))
+				unknown = unknown || q.name == "peak RSS" && r.MaxRSSKB <= 0
+			}
+			if unknown {
+				// A peak below the launcher's own is not known (max_rss_below_kb): no value,
+				// never a 0 beside another command's real peak.
+				row.Cells = append(row.Cells, Cell{Status: NotMeasured, Error: "peak below pmc's launcher's own: pmc cannot tell it"})
+				continue
 			}
 			row.Cells = append(row.Cells, cellOf(idx, vals))
 		}

@@ -90,3 +90,27 @@ func TestZeroAgainstSpread(t *testing.T) {
 		t.Errorf("JSON: %v", err)
 	}
 }
+
+// TestPeakRSSUnknown: a command whose peak pmc cannot tell (below its launcher's own, the
+// run's max_rss_kb absent) shows <not measured> in the peak RSS row beside another's real
+// peak, never 0 KiB nor a -100% change; the other keeps its value.
+func TestPeakRSSUnknown(t *testing.T) {
+	small, big := cmdOf("small", []float64{0.1, 0.1}, []float64{90, 90}), cmdOf("big", []float64{0.2, 0.2}, []float64{190, 190})
+	for i := range big.Runs {
+		big.Runs[i].MaxRSSKB = 1 << 20
+	}
+	c := &Comparison{Source: "measured", Commands: []Command{small, big}}
+	Build(c)
+	row := rowNamed(t, c, "peak RSS")
+	if s := row.Cells[0]; s.Status != NotMeasured || len(s.Values) != 0 || s.Error == "" {
+		t.Errorf("small's peak RSS cell %+v, want %s with no values and a reason", s, NotMeasured)
+	}
+	if b := row.Cells[1]; b.Status != string(result.Counted) || b.Stats.Mean != 1<<20 {
+		t.Errorf("big's peak RSS cell %+v, want counted, mean %d", b, 1<<20)
+	}
+	var text strings.Builder
+	Text(&text, c, TextOptions{})
+	if !strings.Contains(text.String(), "<not measured>") || strings.Contains(text.String(), "-100.0%") {
+		t.Errorf("text:\n%s", text.String())
+	}
+}

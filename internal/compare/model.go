@@ -151,6 +151,10 @@ type Row struct {
 // records no user or system time and no peak RSS): no value, never a 0.
 const NotRecorded = "not-recorded"
 
+// NotMeasured is the status of a cell pmc could not measure for this command: a peak RSS
+// below what pmc's launcher used before the exec (the kernel keeps the larger across exec).
+const NotMeasured = "not-measured"
+
 // Cell is one quantity of one command.
 type Cell struct {
 	Status string `json:"status"` // result.Counted, or why there is no value
