@@ -11,6 +11,9 @@
 # Measured 2026-11-26 (QEMU 7.2, kernel 6.1, loop 0500000000: 1e9 user instructions, 3 pairs,
 # 64 slices per counter: 82 reads in the run): arm64 +0.86%, +0.89%, +0.77% (1.0130-1.0141 s
 # against 1.0051-1.0052 s); armv7 +0.79%, +0.80%, +0.80% (1.0120 s against 1.0040 s).
+# Again 2026-11-26 on the tree rebased on main (3 pairs, host load 8-11): arm64 +1.30%, +1.11%,
+# +0.96% (1.0147-1.0181 s against 1.0051 s); armv7 +1.51%, +1.45%, +1.46% (1.0186-1.0191 s
+# against 1.0040 s): the reads now cost 10-15 ms where they cost 8, not yet explained.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-5}
