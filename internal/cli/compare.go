@@ -12,14 +12,15 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/compare"
 	"github.com/pmc-tools/pmc/internal/comparerun"
+	"github.com/pmc-tools/pmc/internal/statrun"
 	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // compareFlags are the flags of `pmc compare`. The event and metric flags are pmc stat's
 // own, so that events, metrics, defaults and fallbacks are chosen by the same code.
 type compareFlags struct {
-	stat                            statFlags // -e, -M, --metric-group, --metrics-file, -r, --warmup, --duration
-	fakes                           []string  // hidden: one fake spec per command (tests)
+	stat                            statrun.Flags // -e, -M, --metric-group, --metrics-file, -r, --warmup, --duration
+	fakes                           []string      // hidden: one fake spec per command (tests)
 	names                           []string
 	shell, noInterleave, showOutput bool
 	json, csv, markdown             bool
@@ -43,15 +44,15 @@ caches or event encodings differ. The regions of include/pmc.h files compare reg
 region; --region NAME compares one region with whole-program results.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f.stat.changed = cmd.Flags().Changed
+			f.stat.Changed = cmd.Flags().Changed
 			return runCompare(e, f, args)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.stat.events, "event", "e", nil, "events to count, as in pmc stat (default: pmc stat's)")
-	fl.IntVarP(&f.stat.repeat, "runs", "r", 5, "measured runs of each command")
-	fl.DurationVar(&f.stat.duration, "duration", 0, "instead of -r: keep running rounds until this much time has passed (at least 2 rounds)")
-	fl.IntVar(&f.stat.warmup, "warmup", 0, "uncounted runs of each command first")
+	fl.StringArrayVarP(&f.stat.Events, "event", "e", nil, "events to count, as in pmc stat (default: pmc stat's)")
+	fl.IntVarP(&f.stat.Repeat, "runs", "r", 5, "measured runs of each command")
+	fl.DurationVar(&f.stat.Duration, "duration", 0, "instead of -r: keep running rounds until this much time has passed (at least 2 rounds)")
+	fl.IntVar(&f.stat.Warmup, "warmup", 0, "uncounted runs of each command first")
 	fl.DurationVar(&f.timeout, "timeout", 0, "end a run still going after this long (SIGTERM, as perf stat --timeout): it fails and is left out, e.g. --timeout 30s")
 	fl.BoolVar(&f.noInterleave, "no-interleave", false, "run each command's runs in one block instead of A B A B ...")
 	fl.BoolVar(&f.shell, "shell", false, "run each command with sh -c")
@@ -63,15 +64,15 @@ region; --region NAME compares one region with whole-program results.`,
 	fl.StringVarP(&f.output, "output", "o", "", "write the comparison to FILE instead of stdout")
 	fl.StringVar(&f.html, "html", "", "also write a self-contained HTML page with charts to FILE")
 	fl.StringVar(&f.region, "region", "", "saved include/pmc.h files: compare this region of each (with whole-program results too); without it their regions compare region by region")
-	fl.StringVar(&f.stat.sim, "sim", "", "SIMULATE instead of counting, as pmc stat --sim (cachegrind); labelled SIMULATED")
+	fl.StringVar(&f.stat.Sim, "sim", "", "SIMULATE instead of counting, as pmc stat --sim (cachegrind); labelled SIMULATED")
 	fl.Lookup("sim").NoOptDefVal = "cachegrind"
-	fl.StringVar(&f.stat.simCache, "sim-cache", "", "with --sim: cache geometry, as pmc stat --sim-cache")
+	fl.StringVar(&f.stat.SimCache, "sim-cache", "", "with --sim: cache geometry, as pmc stat --sim-cache")
 	fl.StringArrayVar(&f.fakes, "fake", nil, "use the fake backend scripted by FILE for the next command (tests)")
 	fl.MarkHidden("fake")
-	fl.StringSliceVarP(&f.stat.metric.metrics, "metrics", "M", nil, "compute these metrics or metric groups, as in pmc stat")
-	fl.StringSliceVar(&f.stat.metric.groups, "metric-group", nil, "compute the metrics of these groups")
-	fl.StringVar(&f.stat.metric.file, "metrics-file", "", "add the metric definitions of this JSON file")
-	fl.StringVar(&f.stat.metric.fakeMachine, "fake-machine", "", "take the CPU, PMU and host facts from FILE (tests)")
+	fl.StringSliceVarP(&f.stat.Metric.Metrics, "metrics", "M", nil, "compute these metrics or metric groups, as in pmc stat")
+	fl.StringSliceVar(&f.stat.Metric.Groups, "metric-group", nil, "compute the metrics of these groups")
+	fl.StringVar(&f.stat.Metric.File, "metrics-file", "", "add the metric definitions of this JSON file")
+	fl.StringVar(&f.stat.Metric.FakeMachine, "fake-machine", "", "take the CPU, PMU and host facts from FILE (tests)")
 	fl.MarkHidden("fake-machine")
 	return cmd
 }
@@ -82,11 +83,11 @@ func (f *compareFlags) check() (comparerun.Format, error) {
 	switch {
 	case err != nil:
 		return format, err
-	case f.stat.changed("output") && f.output == "":
+	case f.stat.Changed("output") && f.output == "":
 		return format, errors.New("-o: name a file")
-	case f.stat.changed("html") && f.html == "":
+	case f.stat.Changed("html") && f.html == "":
 		return format, errors.New("--html: name a file")
-	case f.stat.changed("timeout") && f.timeout <= 0:
+	case f.stat.Changed("timeout") && f.timeout <= 0:
 		return format, fmt.Errorf("--timeout %v: give a positive time, e.g. --timeout 30s", f.timeout)
 	}
 	return format, nil
@@ -96,13 +97,13 @@ func (f *compareFlags) check() (comparerun.Format, error) {
 func (f *compareFlags) checkRuns(n int) error {
 	s := &f.stat
 	switch {
-	case s.repeat < 1:
-		return fmt.Errorf("-r %d: give at least 1 run (2 or more for a confidence interval)", s.repeat)
-	case s.warmup < 0:
-		return fmt.Errorf("--warmup %d: must be 0 or more", s.warmup)
-	case s.changed("duration") && s.duration <= 0:
-		return fmt.Errorf("--duration %v: give a positive time, e.g. --duration 10s", s.duration)
-	case s.changed("runs") && s.changed("duration"):
+	case s.Repeat < 1:
+		return fmt.Errorf("-r %d: give at least 1 run (2 or more for a confidence interval)", s.Repeat)
+	case s.Warmup < 0:
+		return fmt.Errorf("--warmup %d: must be 0 or more", s.Warmup)
+	case s.Changed("duration") && s.Duration <= 0:
+		return fmt.Errorf("--duration %v: give a positive time, e.g. --duration 10s", s.Duration)
+	case s.Changed("runs") && s.Changed("duration"):
 		return errors.New("-r and --duration both say how long: choose one")
 	case len(f.fakes) > 0 && len(f.fakes) != n:
 		return fmt.Errorf("--fake: %d scripts for %d commands: give one per command", len(f.fakes), n)

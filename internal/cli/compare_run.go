@@ -10,6 +10,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/statrun"
 )
 
 // measureCompare runs the commands and returns their comparison (not yet built). failed
@@ -19,51 +20,51 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 	if err := f.checkRuns(len(args)); err != nil {
 		return nil, nil, usageErr(err)
 	}
-	if s.metric.fakeMachine == "" && len(f.fakes) > 0 {
-		s.fake = f.fakes[0] // resolve on the empty machine, as pmc stat --fake does
+	if s.Metric.FakeMachine == "" && len(f.fakes) > 0 {
+		s.Fake = f.fakes[0] // resolve on the empty machine, as pmc stat --fake does
 	}
 	argvs, err := comparerun.Argvs(args, f.shell, f.names)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	facts, on, err := statMachines(e, s)
+	facts, on, err := statrun.Machines(e.statEnv(), s)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	plan, err := newMetricPlan(&s.metric, facts, on)
+	plan, err := statrun.NewMetricPlan(&s.Metric, facts, on, e.statEnv().Read)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	if s.sim != "" && len(s.events) == 0 && len(plan.names) == 0 {
-		s.events = []string{simDefaultEvents}
+	if s.Sim != "" && len(s.Events) == 0 && len(plan.Names) == 0 {
+		s.Events = []string{statrun.SimDefaultEvents}
 	}
-	if s.simCache != "" && s.sim == "" {
+	if s.SimCache != "" && s.Sim == "" {
 		return nil, nil, usageErr(errors.New("--sim-cache needs --sim"))
 	}
-	spec, err := chooseEvents(s, stat.Launch, plan)
+	spec, err := statrun.ChooseEvents(s, stat.Launch, plan)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	evs, err := resolveOn(on, spec, stat.Launch, true)
+	evs, err := statrun.ResolveOn(on, spec, stat.Launch, true)
 	if err != nil {
 		return nil, nil, usageErr(err)
 	}
-	if err := plan.checkPinned(evs); err != nil {
+	if err := plan.CheckPinned(evs); err != nil {
 		return nil, nil, usageErr(err)
 	}
-	plan.notes = plan.mark(evs)
+	plan.Notes = plan.Mark(evs)
 	backends := make([]stat.Backend, len(args))
 	for i := range args {
 		backends[i] = stat.Kernel{Machine: e.machine()}
-		if s.sim != "" {
-			b, err := simBackend(e.machine(), s)
+		if s.Sim != "" {
+			b, err := statrun.SimBackend(e.machine(), s)
 			if err != nil {
 				return nil, nil, usageErr(err)
 			}
 			backends[i] = b
 		}
 		if len(f.fakes) > 0 {
-			data, err := readInput(f.fakes[i], nil, limitFake, "--fake")
+			data, err := readInput(f.fakes[i], nil, statrun.LimitFake, "--fake")
 			if err != nil {
 				return nil, nil, usageErr(err)
 			}
@@ -74,21 +75,21 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 			backends[i] = stat.Fake{Spec: fs}
 		}
 	}
-	c := &compare.Comparison{Source: "measured", Interleaved: !f.noInterleave, Warmup: s.warmup, TimeoutSec: f.timeout.Seconds()}
+	c := &compare.Comparison{Source: "measured", Interleaved: !f.noInterleave, Warmup: s.Warmup, TimeoutSec: f.timeout.Seconds()}
 	for i := range args {
 		c.Commands = append(c.Commands, compare.Command{Label: f.label(i), Command: argvs[i], Backend: backends[i].Name()})
 	}
-	c.Notes = append(append(c.Notes, plan.warnings...), plan.notes...)
+	c.Notes = append(append(c.Notes, plan.Warnings...), plan.Notes...)
 
-	o := comparerun.Options{Backends: backends, Events: evs, Runs: s.repeat, Duration: s.duration, Warmup: s.warmup,
-		Timeout: f.timeout, NoInterleave: f.noInterleave, Metrics: plan.interval, Machine: identity(facts),
-		Hint: func(res *result.Stat) string { return noPMUHint(e, res) }, Progress: e.stderr}
+	o := comparerun.Options{Backends: backends, Events: evs, Runs: s.Repeat, Duration: s.Duration, Warmup: s.Warmup,
+		Timeout: f.timeout, NoInterleave: f.noInterleave, Metrics: plan.Interval, Machine: identity(facts),
+		Hint: func(res *result.Stat) string { return statrun.NoPMUHint(e.statEnv(), res) }, Progress: e.stderr}
 	if f.showOutput {
 		o.Stdio = e.workload
 	}
 	failed, err := comparerun.Measure(ctx, c, o)
 	if err != nil {
-		return nil, nil, &exitError{code: exitStatusFor(err), err: err}
+		return nil, nil, &exitError{code: statrun.ExitStatusFor(err), err: err}
 	}
 	return c, failed, nil
 }
@@ -98,25 +99,25 @@ func measureCompare(ctx context.Context, e *env, f *compareFlags, args []string)
 // known: the generic definitions apply).
 func readSaved(e *env, f *compareFlags, args []string) (*compare.Comparison, error) {
 	s := &f.stat
-	if s.changed("timeout") {
+	if s.Changed("timeout") {
 		return nil, usageErr(errors.New("--timeout limits the runs of commands: saved results are compared as they are"))
 	}
-	if s.changed("event") || s.changed("runs") || s.changed("warmup") || s.changed("duration") || s.changed("shell") || len(f.fakes) > 0 {
+	if s.Changed("event") || s.Changed("runs") || s.Changed("warmup") || s.Changed("duration") || s.Changed("shell") || len(f.fakes) > 0 {
 		return nil, usageErr(errors.New("-e, -r, --warmup, --duration and --shell are for running commands: saved results are compared as they are (-M computes metrics from their counts)"))
 	}
 	empty := host.Empty()
 	facts := empty
-	if s.metric.fakeMachine != "" {
+	if s.Metric.FakeMachine != "" {
 		var err error
-		if facts, _, err = statMachines(e, s); err != nil {
+		if facts, _, err = statrun.Machines(e.statEnv(), s); err != nil {
 			return nil, usageErr(err)
 		}
 	}
-	plan, err := newMetricPlan(&s.metric, facts, empty)
+	plan, err := statrun.NewMetricPlan(&s.Metric, facts, empty, e.statEnv().Read)
 	if err != nil {
 		return nil, usageErr(err)
 	}
-	c, err := comparerun.ReadSaved(args, comparerun.SavedOptions{Names: f.names, Region: f.region, Metrics: plan.interval,
+	c, err := comparerun.ReadSaved(args, comparerun.SavedOptions{Names: f.names, Region: f.region, Metrics: plan.Interval,
 		Read: func(path string) ([]byte, error) { return readInput(path, nil, limitResult, "pmc compare") }})
 	if err != nil {
 		return nil, usageErr(err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/exporter"
 	"github.com/pmc-tools/pmc/internal/stat"
+	"github.com/pmc-tools/pmc/internal/statrun"
 )
 
 // softwareDefault is what the exporter counts by default on a machine without a PMU.
@@ -17,7 +18,7 @@ const softwareDefault = "cpu-clock,task-clock,context-switches,cpu-migrations,pa
 
 func newExporterCmd(e *env) *cobra.Command {
 	o := &exporter.Options{}
-	sf := &statFlags{allCPUs: true} // the events: -e, -M and --metrics-file as pmc stat -a reads them
+	sf := &statrun.Flags{AllCPUs: true} // the events: -e, -M and --metrics-file as pmc stat -a reads them
 	var rules bool
 	cmd := &cobra.Command{
 		Use:   "exporter [--listen ADDR] [-e EVENTS] [-M METRICS] [--per-cpu] [--cgroup PATTERN]...",
@@ -32,7 +33,7 @@ SIGHUP or when it changes; a broken or weaker file keeps the configuration in us
 looks for cgroups and CPU hotplug at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			empty := cmd.Flags().Changed("event") && strings.TrimSpace(strings.Join(sf.events, "")) == ""
+			empty := cmd.Flags().Changed("event") && strings.TrimSpace(strings.Join(sf.Events, "")) == ""
 			if err := o.Check(empty); err != nil {
 				return usageErr(err)
 			}
@@ -41,9 +42,9 @@ looks for cgroups and CPU hotplug at once.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&o.Listen, "listen", []string{"127.0.0.1:9464"}, "address to serve /metrics on (repeatable; :9464 for every interface)")
-	fl.StringArrayVarP(&sf.events, "event", "e", nil, "events to count: comma-separated, repeatable; {a,b} groups (default: pmc stat -a's set this machine supports)")
-	fl.StringSliceVarP(&sf.metric.metrics, "metrics", "M", nil, "count the events of these metrics or groups in groups (and give --rules for them)")
-	fl.StringVar(&sf.metric.file, "metrics-file", "", "add the metric definitions of this JSON file")
+	fl.StringArrayVarP(&sf.Events, "event", "e", nil, "events to count: comma-separated, repeatable; {a,b} groups (default: pmc stat -a's set this machine supports)")
+	fl.StringSliceVarP(&sf.Metric.Metrics, "metrics", "M", nil, "count the events of these metrics or groups in groups (and give --rules for them)")
+	fl.StringVar(&sf.Metric.File, "metrics-file", "", "add the metric definitions of this JSON file")
 	fl.BoolVar(&o.PerCPU, "per-cpu", false, "one series per CPU (a cpu label) instead of their sum")
 	fl.StringArrayVar(&o.Cgroups, "cgroup", nil, "also count each cgroup v2 whose path matches this glob (repeatable), e.g. 'system.slice/*.service'")
 	fl.IntVar(&o.CgroupLimit, "cgroup-limit", 100, "count at most this many cgroups; the others are counted in pmc_cgroups_dropped")
@@ -55,26 +56,26 @@ looks for cgroups and CPU hotplug at once.`,
 }
 
 // runExporter resolves the events as pmc stat -a does, then prints the rules or serves.
-func runExporter(ctx context.Context, e *env, o *exporter.Options, sf *statFlags, rules bool) error {
+func runExporter(ctx context.Context, e *env, o *exporter.Options, sf *statrun.Flags, rules bool) error {
 	on := e.machine()
-	plan, err := newMetricPlan(&sf.metric, on, on)
+	plan, err := statrun.NewMetricPlan(&sf.Metric, on, on, e.statEnv().Read)
 	if err != nil {
 		return usageErr(err)
 	}
-	spec, err := chooseEvents(sf, stat.System, plan)
+	spec, err := statrun.ChooseEvents(sf, stat.System, plan)
 	if err != nil {
 		return usageErr(err)
 	}
-	if len(sf.events) == 0 && len(sf.metric.metrics) == 0 && on.Core == nil {
+	if len(sf.Events) == 0 && len(sf.Metric.Metrics) == 0 && on.Core == nil {
 		spec = softwareDefault // no PMU: perf's hardware defaults would only say <not supported>
 	}
-	if o.Events, err = resolveOn(on, spec, stat.System, true); err != nil {
+	if o.Events, err = statrun.ResolveOn(on, spec, stat.System, true); err != nil {
 		return usageErr(err)
 	}
 	if rules {
-		return exporter.WriteMetricRules(e.stdout, plan.set, plan.opt.Match, plan.names, o.Window, o.Events)
+		return exporter.WriteMetricRules(e.stdout, plan.Set, plan.Opt.Match, plan.Names, o.Window, o.Events)
 	}
-	for _, w := range plan.warnings {
+	for _, w := range plan.Warnings {
 		fmt.Fprintf(e.stderr, "pmc: %s\n", w)
 	}
 	o.Version, o.Warnf = version(), func(format string, args ...any) { warnf(e.stderr, format, args...) }

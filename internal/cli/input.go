@@ -9,10 +9,7 @@ import (
 // Input size limits: a file pmc reads is refused past its limit rather than read until
 // memory runs out (pmc show /dev/zero grew to 24 GB before). README lists them.
 const (
-	limitResult  = 256 << 20 // pmc show: a saved result (-r 100000 with many events is ~200 MB)
-	limitMetrics = 4 << 20   // --metrics-file
-	limitFacts   = 1 << 20   // --fake-machine
-	limitFake    = 64 << 20  // --fake
+	limitResult = 256 << 20 // pmc show: a saved result (-r 100000 with many events is ~200 MB)
 )
 
 // readInput reads path ("-": stdin) up to limit (infile.Read); what names the input in errors.

@@ -9,6 +9,7 @@ import (
 	"github.com/pmc-tools/pmc/internal/host"
 	"github.com/pmc-tools/pmc/internal/mem"
 	"github.com/pmc-tools/pmc/internal/result"
+	"github.com/pmc-tools/pmc/internal/statrun"
 
 	"github.com/spf13/cobra"
 
@@ -51,13 +52,15 @@ printed. "-" reads standard input.`,
 // counts (IPC, CPUs utilized, rates): the default metrics, on a machine known only by what
 // the file says. The plan is made once, when a region needs it.
 func savedMetrics() func(*result.Stat) ([]result.Metric, error) {
-	plan := sync.OnceValues(func() (*metricPlan, error) { return newMetricPlan(&metricFlags{}, host.Empty(), host.Empty()) })
+	plan := sync.OnceValues(func() (*statrun.MetricPlan, error) {
+		return statrun.NewMetricPlan(&statrun.MetricFlags{}, host.Empty(), host.Empty(), nil)
+	})
 	return func(r *result.Stat) ([]result.Metric, error) {
 		p, err := plan()
 		if err != nil {
 			return nil, err
 		}
-		return p.result(r), nil
+		return p.Result(r), nil
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/pmc-tools/pmc/internal/statrun"
 )
 
 // reportCases run `pmc stat --fake-machine M --fake SPEC ARGS` end to end and compare what pmc
@@ -189,7 +191,7 @@ func TestReportDefaultFile(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	wd := dir
-	if err := os.WriteFile(filepath.Join(wd, defaultReportFile), []byte("old"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(wd, statrun.DefaultReportFile), []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	testdata, _ := filepath.Abs(filepath.Join(origDir, "testdata"))
@@ -199,7 +201,7 @@ func TestReportDefaultFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	got, err := os.ReadFile(filepath.Join(wd, defaultReportFile))
+	got, err := os.ReadFile(filepath.Join(wd, statrun.DefaultReportFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,19 +1,13 @@
-package cli
+package statrun
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"time"
 
-	"github.com/pmc-tools/pmc/internal/result"
-
-	"github.com/pmc-tools/pmc/internal/doctor"
-	"github.com/pmc-tools/pmc/internal/launch"
 	"github.com/pmc-tools/pmc/internal/outfile"
-	"github.com/pmc-tools/pmc/internal/perfevent"
+	"github.com/pmc-tools/pmc/internal/result"
 	"github.com/pmc-tools/pmc/internal/stat"
 	"github.com/pmc-tools/pmc/internal/statfmt"
 )
@@ -24,12 +18,12 @@ import (
 // in memory. Without -I the whole result is written at the end in one piece, so a regular
 // file is replaced atomically and never left half-written.
 type statOutput struct {
-	e    *env
-	f    *statFlags
+	e    *Env
+	f    *Flags
 	file *outfile.File // -o FILE; nil: stderr
 	live io.Writer     // where intervals go as they come
 	head *result.Stat  // what interval rows need to know before the run ends
-	plan *metricPlan
+	plan *MetricPlan
 	n    int     // intervals written
 	last float64 // time of the previous interval
 }
@@ -37,27 +31,27 @@ type statOutput struct {
 // newStatOutput opens -o FILE at once, so that an output that cannot be written stops pmc
 // before the workload runs. Text and perf-form CSV files start with perf's "# started on"
 // line.
-func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*statOutput, error) {
+func newStatOutput(e *Env, f *Flags, req *stat.Request, plan *MetricPlan) (*statOutput, error) {
 	o := &statOutput{e: e, f: f, plan: plan, head: &result.Stat{Schema: result.SchemaVersion,
 		Command: req.Command, Mode: string(req.Mode), PIDs: req.PIDs, Threads: req.Threads, CPUs: req.CPUs,
 		Scaled: !req.NoScale, Repeat: req.Repeat}}
-	if f.output == "" {
-		o.live = e.stderr
+	if f.Output == "" {
+		o.live = e.Stderr
 		return o, nil
 	}
 	mode := outfile.Replace
 	switch {
-	case f.appendOut:
+	case f.Append:
 		mode = outfile.Append
-	case f.intervalMS > 0:
+	case f.IntervalMS > 0:
 		mode = outfile.Stream
 	}
-	file, err := outfile.Create(f.output, mode)
+	file, err := outfile.Create(f.Output, mode)
 	if err != nil {
 		return nil, fmt.Errorf("-o: %w", err)
 	}
 	o.file, o.live = file, file
-	if !f.json && !f.csv && !f.perf.json {
+	if !f.JSON && !f.CSV && !f.Perf.JSON {
 		if _, err := io.WriteString(file, statfmt.StartedLine(time.Now())); err != nil {
 			file.Abort()
 			return nil, fmt.Errorf("-o: %w", err)
@@ -69,12 +63,12 @@ func newStatOutput(e *env, f *statFlags, req *stat.Request, plan *metricPlan) (*
 // machineStderr reports whether stderr carries machine-readable output (JSON or CSV without
 // -o): then pmc's own hints stay out of it (JSON has them in "notes").
 func (o *statOutput) machineStderr() bool {
-	return o.file == nil && (o.f.json || o.f.perf.json || o.f.csv || o.f.sep != "")
+	return o.file == nil && (o.f.JSON || o.f.Perf.JSON || o.f.CSV || o.f.Sep != "")
 }
 
 // keepRuns says whether every run must stay in memory: the JSON forms list them, --table
 // prints them and the report gives the metrics' spread over them.
-func (o *statOutput) keepRuns() bool { return o.f.json || o.f.table || o.f.metric.report != "" }
+func (o *statOutput) keepRuns() bool { return o.f.JSON || o.f.Table || o.f.Metric.Report != "" }
 
 // abort gives up the -o file (nothing was measured): an existing file is left as it was.
 func (o *statOutput) abort() {
@@ -85,23 +79,23 @@ func (o *statOutput) abort() {
 
 func (o *statOutput) csvOptions() statfmt.CSVOptions {
 	sep := ','
-	if o.f.sep != "" {
-		sep = []rune(o.f.sep)[0]
+	if o.f.Sep != "" {
+		sep = []rune(o.f.Sep)[0]
 	}
-	return statfmt.CSVOptions{Sep: sep, Header: o.f.csv}
+	return statfmt.CSVOptions{Sep: sep, Header: o.f.CSV}
 }
 
 // interval writes one -I interval as soon as it is read: a text or CSV row block, or a JSON
 // line (schema pmc.stat.interval/v1).
-func (o *statOutput) interval(iv result.Interval) {
-	ms := o.plan.interval(iv.Counts, iv.TimeSec-o.last)
+func (o *statOutput) Interval(iv result.Interval) {
+	ms := o.plan.Interval(iv.Counts, iv.TimeSec-o.last)
 	o.last = iv.TimeSec
 	switch {
-	case o.f.json:
+	case o.f.JSON:
 		statfmt.JSONInterval(o.live, iv, ms)
-	case o.f.perf.json:
+	case o.f.Perf.JSON:
 		statfmt.PerfJSONInterval(o.live, o.head, iv, ms)
-	case o.f.csv || o.f.sep != "":
+	case o.f.CSV || o.f.Sep != "":
 		opt := o.csvOptions()
 		opt.Metrics = ms
 		statfmt.CSVInterval(o.live, o.head, iv, o.n == 0, opt)
@@ -123,19 +117,19 @@ func (o *statOutput) final(res *result.Stat) error {
 	w := o.live
 	var err error
 	switch {
-	case o.f.metric.only:
+	case o.f.Metric.Only:
 		err = writeMetricOnly(w, o.f, res)
-	case o.f.json && (o.f.appendOut || o.f.intervalMS > 0):
+	case o.f.JSON && (o.f.Append || o.f.IntervalMS > 0):
 		err = statfmt.JSONLine(w, res)
-	case o.f.json:
+	case o.f.JSON:
 		err = statfmt.JSON(w, res)
-	case o.f.intervalMS > 0 && !o.f.perf.summary:
+	case o.f.IntervalMS > 0 && !o.f.Perf.Summary:
 		// interval mode printed its rows already; perf prints no summary table after them
-	case o.f.perf.json:
+	case o.f.Perf.JSON:
 		err = statfmt.PerfJSON(w, res)
-	case o.f.intervalMS > 0 && (o.f.csv || o.f.sep != ""):
-		err = statfmt.CSVSummary(w, res, o.csvOptions(), !o.f.perf.noCSVSummary)
-	case o.f.csv || o.f.sep != "":
+	case o.f.IntervalMS > 0 && (o.f.CSV || o.f.Sep != ""):
+		err = statfmt.CSVSummary(w, res, o.csvOptions(), !o.f.Perf.NoCSVSummary)
+	case o.f.CSV || o.f.Sep != "":
 		err = statfmt.CSV(w, res, o.csvOptions())
 	default:
 		err = statfmt.Text(w, res, o.textOptions())
@@ -153,87 +147,37 @@ func (o *statOutput) final(res *result.Stat) error {
 // rescue prints the result to stderr as text when the output file could not be written at
 // the end (a full disk, a device gone): the counts are not lost.
 func (o *statOutput) rescue(res *result.Stat) {
-	if o.file == nil || o.f.intervalMS > 0 {
+	if o.file == nil || o.f.IntervalMS > 0 {
 		return
 	}
-	fmt.Fprintf(o.e.stderr, "pmc: the counts that could not be written to %s:\n", o.f.output)
-	statfmt.Text(o.e.stderr, res, o.textOptions())
+	fmt.Fprintf(o.e.Stderr, "pmc: the counts that could not be written to %s:\n", o.f.Output)
+	statfmt.Text(o.e.Stderr, res, o.textOptions())
 }
 
 // textOptions groups digits with -B: the locale's separator where pmc knows it, else ','
 // (perf groups only under a locale that has one; its users ask -B for the grouping).
 func (o *statOutput) textOptions() statfmt.TextOptions {
-	if !o.f.bigNum || o.f.perf.noBigNum {
-		return statfmt.TextOptions{Table: o.f.table, NoMerge: o.f.perf.noMerge}
+	if !o.f.BigNum || o.f.Perf.NoBigNum {
+		return statfmt.TextOptions{Table: o.f.Table, NoMerge: o.f.Perf.NoMerge}
 	}
 	sep := statfmt.ThousandsFromEnv(os.Getenv)
 	if sep == 0 {
 		sep = ','
 	}
-	return statfmt.TextOptions{Thousands: sep, Table: o.f.table, NoMerge: o.f.perf.noMerge}
+	return statfmt.TextOptions{Thousands: sep, Table: o.f.Table, NoMerge: o.f.Perf.NoMerge}
 }
 
-// printAttrs writes each event's perf_event_attr in pmc's stable text form (-v, --dry-run).
-func printAttrs(w io.Writer, evs []stat.Event) {
-	for _, ev := range evs {
-		role := ""
-		if ev.Leader {
-			role = ", leader"
+// writeMetricOnly prints only the metrics, in the format the flags chose.
+func writeMetricOnly(w io.Writer, f *Flags, res *result.Stat) error {
+	switch {
+	case f.JSON:
+		return statfmt.MetricOnlyJSON(w, res)
+	case f.CSV || f.Sep != "":
+		sep := ','
+		if f.Sep != "" {
+			sep = []rune(f.Sep)[0]
 		}
-		fmt.Fprintf(w, "event %q (group %d%s)", ev.Name, ev.Group, role)
-		if ev.Resolved != "" {
-			fmt.Fprintf(w, " resolves to %s", ev.Resolved)
-		}
-		fmt.Fprintf(w, "\n%s", ev.Attr.String())
+		return statfmt.MetricOnlyCSV(w, res, sep, f.CSV)
 	}
-}
-
-// noPMUHint explains, once, why every hardware event is <not supported> on a machine with no
-// hardware PMU, and what can be counted instead ("" when it does not apply).
-func noPMUHint(e *env, res *result.Stat) string {
-	if res.Backend != (stat.Kernel{}).Name() {
-		return "" // the fake backend's verdicts say nothing about this machine
-	}
-	var hw, unsupported int
-	for _, s := range res.Summary {
-		switch s.Encoding.Type {
-		case perfevent.TypeHardware, perfevent.TypeHWCache, perfevent.TypeRaw:
-			hw++
-			if s.Status == result.NotSupported {
-				unsupported++
-			}
-		}
-	}
-	if hw == 0 || unsupported < hw || e.machine().Core != nil {
-		return ""
-	}
-	return "hardware events are <not supported> here: this machine exposes no hardware PMU (" +
-		doctor.NoPMUCause(e.machine(), e.platform()) + "; `pmc doctor` says how to fix it); software events work: " +
-		"-e task-clock,page-faults,context-switches,cpu-migrations, and pmc stat --sim simulates caches and branches"
-}
-
-// exitStatusFor maps a measurement failure to pmc's exit status: 127/126 for a command that
-// cannot be found or run (shell convention), 1 otherwise.
-func exitStatusFor(err error) int {
-	var le *launch.ExecError
-	if errors.As(err, &le) {
-		return le.ExitCode()
-	}
-	return 1
-}
-
-// shellHook runs a --pre/--post command with sh -c on the workload's stdio, as perf runs
-// them with system(3); nil when none was given.
-func shellHook(e *env, flag, command string) func() error {
-	if command == "" {
-		return nil
-	}
-	return func() error {
-		c := exec.Command("/bin/sh", "-c", command)
-		c.Stdin, c.Stdout, c.Stderr = e.workload[0], e.workload[1], e.workload[2]
-		if err := c.Run(); err != nil {
-			return fmt.Errorf("%s %q: %v", flag, command, err)
-		}
-		return nil
-	}
+	return statfmt.MetricOnlyText(w, res)
 }
