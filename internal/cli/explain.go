@@ -28,6 +28,3 @@ other CPUs).`,
 	cmd.Flags().StringVar(&o.EventFile, "event-file", "", "also look in a pmu-events or Intel perfmon JSON file or directory")
 	return cmd
 }
-
-// rawCode reads r3, r0x3 or 0x03 as pmc explain does (pmc stat report uses it).
-func rawCode(s string) (uint64, bool) { return listing.RawCode(s) }

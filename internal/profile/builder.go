@@ -132,7 +132,6 @@ type Builder struct {
 	scratch     []mapping // Mmap's
 
 	noChains bool                      // IgnoreCallchains
-	noInline bool                      // NoInline
 	inl      map[*Location][]*Location // a call chain's frames at a location (inline.go)
 	inlSyms  map[inlKey]*Symbol
 }

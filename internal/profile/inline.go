@@ -21,7 +21,7 @@ const InlinedSuffix = " (inlined)"
 // inlined returns the frames perf shows for l in a call chain, the innermost first (nil:
 // l alone).
 func (b *Builder) inlined(l *Location) []*Location {
-	if l.Sym == nil || l.Sym.Unknown || l.DSO.Table == nil || l.DSO.Kernel || b.noInline {
+	if l.Sym == nil || l.Sym.Unknown || l.DSO.Table == nil || l.DSO.Kernel {
 		return nil
 	}
 	if v, ok := b.inl[l]; ok {
@@ -72,9 +72,6 @@ func (b *Builder) appendFrame(stack []*Location, l *Location) ([]*Location, bool
 	}
 	return append(stack, l), false
 }
-
-// NoInline leaves inlined functions out of call chains (perf report --no-inline).
-func (b *Builder) NoInline() { b.noInline = true }
 
 // ShownName is a symbol's name as perf shows it in call chains and --children entries:
 // an inlined function's is marked.

@@ -56,9 +56,6 @@ func NewTables(s *symbol.FrameSections) *Tables {
 	return t
 }
 
-// Arch is the architecture of the object's code.
-func (t *Tables) Arch() Arch { return t.arch }
-
 // plan finds how to step out of a frame at pc (the object's own address): the FDE of
 // .eh_frame, else of .debug_frame (perf's libunwind's order), else on ARM the exception
 // index.
