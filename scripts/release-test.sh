@@ -132,9 +132,15 @@ for deb in amd64 arm64 armhf armel; do
 		fail "$deb: the bash completion does not register for pmc"
 done
 
-# One lintian run for the four packages (its start-up is most of its time).
-if ! lintian -I --pedantic --fail-on error,warning,info,pedantic "$dist"/*.deb >"$tmp/lintian.log" 2>&1; then
-	grep -v 'root privileges' "$tmp/lintian.log" >&2
+# One lintian run for the four packages (its start-up is most of its time). Its status is
+# not enough: the spelling override matches some builds' fragments and not others' (see
+# packaging/lintian-overrides), so lintian says it went unused, as info, on those. That line
+# (and the summary's note) is expected; anything else is a finding.
+lintian -I --pedantic "$dist"/*.deb >"$tmp/lintian.log" 2>&1 || true
+grep -v 'root privileges\|^I: pmc: unused-override spelling-error-in-binary \* \[usr/bin/pmc\]\|^N: [0-9]* hints overridden' \
+	"$tmp/lintian.log" >"$tmp/lintian.findings" || true
+if [ -s "$tmp/lintian.findings" ]; then
+	cat "$tmp/lintian.findings" >&2
 	fail "lintian findings (fix them, or override them with the reason in packaging/lintian-overrides)"
 fi
 echo "release-test: lintian: no findings beyond packaging/lintian-overrides (errors, warnings, info, pedantic)"
