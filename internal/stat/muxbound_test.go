@@ -186,10 +186,19 @@ func TestSamplerCutAndFinish(t *testing.T) {
 	if all := sm.finish(read(100, 10)); all[0] == nil || all[0].Reads != 12 || all[0].Var <= 0 {
 		t.Errorf("the run: %+v, want all 12 slices and the first interval's changes", all[0])
 	}
-	for range maxSlices {
+	for range maxSlicesInterval {
+		sm.add(read(100, 5))
+	}
+	if n := len(sm.run[0].s); n > maxSlicesInterval || n < maxSlicesInterval/2 || sm.period != 2*BoundPeriod {
+		t.Errorf("after %d more reads: %d slices kept, period %v; want at most %d and a doubled period", maxSlicesInterval, n, sm.period, maxSlicesInterval)
+	}
+	// Without -I the run keeps fewer: its reads are the bound's only cost.
+	sm = &sampler{period: BoundPeriod, reset: make(chan time.Duration, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	close(sm.done)
+	for range maxSlices + 1 {
 		sm.add(read(100, 5))
 	}
 	if n := len(sm.run[0].s); n > maxSlices || n < maxSlices/2 || sm.period != 2*BoundPeriod {
-		t.Errorf("after %d more reads: %d slices kept, period %v; want at most %d and a doubled period", maxSlices, n, sm.period, maxSlices)
+		t.Errorf("without -I, after %d reads: %d slices kept, period %v; want at most %d and a doubled period", maxSlices+1, n, sm.period, maxSlices)
 	}
 }
