@@ -14,6 +14,9 @@
 # Again 2026-11-26 on the tree rebased on main (3 pairs, host load 8-11): arm64 +1.30%, +1.11%,
 # +0.96% (1.0147-1.0181 s against 1.0051 s); armv7 +1.51%, +1.45%, +1.46% (1.0186-1.0191 s
 # against 1.0040 s): the reads now cost 10-15 ms where they cost 8, not yet explained.
+# With 16 slices kept instead of 64 (37 reads in the run instead of 82), 2026-11-26, 3 pairs:
+# arm64 +0.68%, +0.56%, +0.57% (1.0108-1.0119 s against 1.0050-1.0051 s); armv7 +0.66%,
+# +0.47%, +0.40% (1.0080-1.0106 s against 1.0040 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-5}
