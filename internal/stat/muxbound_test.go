@@ -116,6 +116,46 @@ func muxSim(r *rand.Rand, phase float64, on, n int, lengthMS float64) ([]slice, 
 // long phases where the bound is widest for its error). The QEMU guests check the same on
 // the kernel's real multiplexing (test/qemu).
 func TestBoundCoverageSimulated(t *testing.T) {
+	boundCoverage(t, 200, 300, 6, func(sl []slice) []slice { return sl })
+}
+
+// TestBoundCoverageSimulatedLong: the same on 1 s runs, whose slices the sampler merges in
+// pairs each time a counter holds maxSlices of them (reading half as often from then on), so
+// the bound rests on 8 to 16 slices of 80 to 160 ms. The whole holds as on short runs; one
+// kind alone may be up to 8 times its error: 40 ms phases, which slices of 80-160 ms average
+// out (6.3x and 7.2x here, coverage 1.00; keeping 64 slices gave 5.6x and 6.3x, and 5.13x
+// over all, above the 5x that 16 slices meet).
+func TestBoundCoverageSimulatedLong(t *testing.T) {
+	boundCoverage(t, 1000, 100, 8, func(raw []slice) []slice {
+		var b sliceBuf
+		var acc slice
+		per, n := 1, 0
+		for _, s := range raw {
+			acc.c, acc.e, acc.r = acc.c+s.c, acc.e+s.e, acc.r+s.r
+			if n++; n < per {
+				continue
+			}
+			b.add(acc)
+			acc, n = slice{}, 0
+			if len(b.s) >= maxSlices {
+				b.halve()
+				per *= 2
+			}
+		}
+		if n > 0 {
+			b.add(acc) // the final read
+		}
+		if len(b.s) < maxSlices/2 || len(b.s) > maxSlices {
+			t.Fatalf("%d slices of a 1 s run, want %d to %d", len(b.s), maxSlices/2, maxSlices)
+		}
+		return b.s
+	})
+}
+
+// boundCoverage checks the bound's coverage over simulated runs of lengthMS, cruns per kind of
+// workload, whose 10 ms slices sampled turns into those the bound sees; one kind's median
+// bound may be at most kindRatio times its median error.
+func boundCoverage(t *testing.T, lengthMS float64, cruns int, kindRatio float64, sampled func([]slice) []slice) {
 	r := rand.New(rand.NewPCG(1, 2))
 	in, runs := 0, 0
 	var allErrs, allBounds []float64
@@ -124,11 +164,11 @@ func TestBoundCoverageSimulated(t *testing.T) {
 		on, n int     // on the PMU on of n quanta: 6 of 9 (Cortex-A57), 4 of 9 (Cortex-A7)
 	}{{1, 6, 9}, {5, 6, 9}, {15, 6, 9}, {40, 6, 9}, {5, 4, 9}, {15, 4, 9}, {40, 4, 9}} {
 		name := fmt.Sprintf("phase %g ms, %d of %d", c.phase, c.on, c.n)
-		cin, cruns := 0, 300
+		cin := 0
 		var errs, bounds []float64
 		for range cruns {
-			sl, est, truth := muxSim(r, c.phase, c.on, c.n, 200)
-			b := bound([]*Uncertainty{uncertainty(sl)}, est)
+			sl, est, truth := muxSim(r, c.phase, c.on, c.n, lengthMS)
+			b := bound([]*Uncertainty{uncertainty(sampled(sl))}, est)
 			if !b.Known() {
 				t.Fatalf("%s: no bound: %+v", name, b)
 			}
@@ -142,8 +182,8 @@ func TestBoundCoverageSimulated(t *testing.T) {
 		allErrs, allBounds = append(allErrs, errs...), append(allBounds, bounds...)
 		cover, ratio := float64(cin)/float64(cruns), median(bounds)/median(errs)
 		t.Logf("%-22s coverage %.2f, median error %5.2f%%, median bound %5.2f%% (%.1fx)", name, cover, 100*median(errs), 100*median(bounds), ratio)
-		if cover < 0.85 || ratio > 6 {
-			t.Errorf("%s: coverage %.2f (want >= 0.85), median bound/median error %.1f (want <= 6)", name, cover, ratio)
+		if cover < 0.85 || ratio > kindRatio {
+			t.Errorf("%s: coverage %.2f (want >= 0.85), median bound/median error %.1f (want <= %g)", name, cover, ratio, kindRatio)
 		}
 	}
 	cover, ratio := float64(in)/float64(runs), median(allBounds)/median(allErrs)
