@@ -107,7 +107,7 @@ func (b *ksymsBuilder) flush() {
 }
 
 // finish sorts the symbols by address (stably) and keeps one per address, perf's choice
-// between aliases (Table.finish's rules).
+// between kallsyms' aliases: the last.
 func (b *ksymsBuilder) finish() *ksyms {
 	b.flush()
 	k := &b.k
@@ -123,10 +123,10 @@ func (b *ksymsBuilder) finish() *ksyms {
 	for i := 0; i < k.n; i++ {
 		e := k.at(i)
 		if n > 0 && k.at(n-1).addr == e.addr {
-			s, last := k.sym(*e, 0), k.sym(*k.at(n - 1), 0)
-			if better(&s, &last) {
-				*k.at(n - 1) = *e
-			}
+			// perf gives kallsyms' symbols their ends before it chooses between aliases, so
+			// every alias but the last at an address has no length, and the last one wins
+			// (memcpy, __memcpy, __pi_memcpy: perf 6.1 names the address __pi_memcpy).
+			*k.at(n - 1) = *e
 			continue
 		}
 		*k.at(n) = *e
