@@ -123,3 +123,22 @@ func cstring(b []byte) string {
 	}
 	return string(b)
 }
+
+// recordTime is a ring record's time: a sample's own (after IP, PID and TID), another
+// record's from the sample_id its event appends (sample_id_all with TID, TIME and CPU: the
+// time is 16 bytes before the end). ok is false for a record too short to hold one.
+func recordTime(rec []byte) (t uint64, ok bool) {
+	if len(rec) < 8 {
+		return 0, false
+	}
+	if le.Uint32(rec) == perfdata.RecordSample {
+		if len(rec) < 32 {
+			return 0, false
+		}
+		return le.Uint64(rec[24:]), true
+	}
+	if len(rec) < 8+24 {
+		return 0, false
+	}
+	return le.Uint64(rec[len(rec)-16:]), true
+}

@@ -1,9 +1,11 @@
 package top
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -48,6 +50,15 @@ type Source struct {
 	cgfd   int
 	dec    decoder
 	Errors int // corrupt rings seen
+
+	pending []pendingRecord // Drain's records in time order, their bytes in buf
+	buf     []byte
+}
+
+// pendingRecord is a record copied out of a ring: its time and where its bytes are in buf.
+type pendingRecord struct {
+	time   uint64
+	off, n int
 }
 
 // eventAttr is the attribute of an event pmc top samples by name: perf's generic hardware
@@ -190,18 +201,33 @@ func (s *Source) Wait(timeout time.Duration) (woken bool, err error) { return s.
 // Wake ends the Wait in progress and every later one (from any goroutine): for the end.
 func (s *Source) Wake() { s.poller.Wake() }
 
-// Drain hands every record the rings hold to fn (valid during the call only).
+// Drain hands every record the rings hold to fn (valid during the call only), in time order
+// across the CPUs' rings, as perf orders them: a task's fork is on one CPU's ring and its
+// exec (its new name and mappings) may be on another's, and applied the other way round the
+// fork would give the new program its parent's name and maps.
 func (s *Source) Drain(fn func(perfdata.Record)) {
+	s.pending, s.buf = s.pending[:0], s.buf[:0]
 	for _, r := range s.rings {
+		var last uint64
 		_, err := r.Drain(func(rec []byte) error {
-			x, err := s.dec.decode(rec)
-			if err == nil && x != nil {
-				fn(x)
+			t, ok := recordTime(rec)
+			if !ok {
+				t = last // no time of its own: it stays after the ring's record before it
 			}
+			last = t
+			s.pending = append(s.pending, pendingRecord{time: t, off: len(s.buf), n: len(rec)})
+			s.buf = append(s.buf, rec...)
 			return nil
 		})
 		if err != nil {
 			s.Errors++
+		}
+	}
+	slices.SortStableFunc(s.pending, func(a, b pendingRecord) int { return cmp.Compare(a.time, b.time) })
+	for _, p := range s.pending {
+		x, err := s.dec.decode(s.buf[p.off : p.off+p.n])
+		if err == nil && x != nil {
+			fn(x)
 		}
 	}
 }
