@@ -40,6 +40,8 @@ test-go:
 	GOARCH=arm GOARM=6 $(GO) vet ./...
 	./scripts/deadcode.sh
 	$(GO) test -count=1 -timeout 30m ./...
+	# The launch fallback (pmc re-executed as the shim) where the tiny shim is refused.
+	PMC_LAUNCH=self $(GO) test -count=1 ./internal/launch/... ./internal/stat/
 
 # The Go tests (not the QEMU guests) with the number of CPUs + 2 busy loops beside them: the
 # tests must hold on a loaded machine. HOGS=N for another count.

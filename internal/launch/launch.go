@@ -32,6 +32,8 @@ type Child struct {
 	path    string
 	name    string
 	pidfd   *os.File // nil when the kernel has no pidfd; then Wait uses wait4
+	tiny    bool     // started by the tiny shim (package tiny), else by pmc's own binary
+	ownRSS  bool     // wait's peak RSS is the workload's own (the tiny shim's clone)
 	goW     int      // write end of the go pipe; -1 once Exec (or Kill) closed it
 	errR    int      // read end of the record pipe (non-blocking); -1 once read
 	start   time.Time
@@ -54,8 +56,8 @@ const (
 	shimReadyFD = 5
 )
 
-// Start starts the shim: a copy of pmc (/proc/self/exe) that runs nothing of pmc, waits
-// for Exec, then execs c.Path. When Start returns the child exists with its final pid, so
+// Start starts the shim (package tiny's, else a copy of pmc that runs nothing of pmc), which
+// waits for Exec, then execs c.Path. When Start returns the child exists with its final pid, so
 // counters can be opened on Pid() with enable_on_exec. Errors: an *ExecError (exit status
 // 127 or 126) when the command cannot be run, else the failing system call.
 func Start(c Cmd) (*Child, error) {
@@ -115,42 +117,22 @@ func Start(c Cmd) (*Child, error) {
 		return nil, fmt.Errorf("launch: %w", err)
 	}
 	defer unix.Close(readyR)
-	spec := shim.Spec{GoFD: shimGoFD, ErrFD: shimErrFD, ReadyFD: shimReadyFD, Path: path}.String()
-	shimEnvv := append(shim.WithoutVar(env, shim.Env), shim.Env+"="+spec)
 	attr := &unix.ProcAttr{
 		Dir: c.Dir,
-		Env: shimEnvv,
 		// Fd() also puts the stdio files in blocking mode, as the workload expects.
 		Files: []uintptr{files[0].Fd(), files[1].Fd(), files[2].Fd(), uintptr(goR), uintptr(errW), uintptr(readyW)},
 	}
-	pid, err := unix.ForkExec("/proc/self/exe", c.Args, attr)
+	pid, tinyUsed, ownRSS, err := startShim(path, env, c, attr, readyR)
 	runtime.KeepAlive(files)
 	unix.Close(goR)
 	unix.Close(errW)
 	unix.Close(readyW)
-	if err == nil {
-		// Wait until the shim's runtime is up (see shim): counters opened after Start
-		// returns are inherited by no thread but the one that execs. EOF (the shim died
-		// first) also ends the wait; Wait then reports the shim's status.
-		var b [1]byte
-		_, rerr := unix.Read(readyR, b[:])
-		for rerr == unix.EINTR {
-			_, rerr = unix.Read(readyR, b[:])
-		}
-	}
 	if err != nil {
 		unix.Close(goW)
 		unix.Close(errR)
-		if err == unix.ENOEXEC {
-			// The kernel cannot run pmc's own binary: pmc itself runs under a user-mode
-			// emulator (qemu-arm on an x86 machine) and no binfmt_misc handler passes the
-			// shim to it.
-			return nil, fmt.Errorf("launch: pmc cannot start itself again as the launch shim (/proc/self/exe: %w): "+
-				"it runs under a user-mode emulator without binfmt_misc; run pmc on the machine's own architecture", err)
-		}
-		return nil, fmt.Errorf("launch: starting the shim: %w", err)
+		return nil, err
 	}
-	ch := &Child{pid: pid, path: path, name: c.Args[0], goW: goW, errR: errR}
+	ch := &Child{pid: pid, path: path, name: c.Args[0], goW: goW, errR: errR, tiny: tinyUsed, ownRSS: ownRSS}
 	// Read after exit only, but never block on it: a stray copy of the write end (an fd
 	// inherited by a process forked elsewhere in pmc at this moment) must not hang Wait.
 	if err := setBlocking(errR, false); err != nil {
@@ -260,4 +242,53 @@ func (ch *Child) Kill() {
 		return
 	}
 	ch.reap()
+}
+
+// startShim starts the tiny shim, or pmc's own binary as the shim when the tiny one cannot
+// run, and returns the pid that will exec the workload once the shim is ready for counters.
+func startShim(path string, env []string, c Cmd, attr *unix.ProcAttr, readyR int) (pid int, tinyUsed, ownRSS bool, err error) {
+	env = shim.WithoutVar(env, shim.Env) // a stale copy would make a Go workload's pmc a shim
+	if shimPath, terr := tinyPath(); terr == nil {
+		attr.Env = env
+		pid, ownRSS, err = startTiny(shimPath, tinyArgv(path, c.Dir, c.Args), attr, readyR)
+		if err == nil {
+			return pid, true, ownRSS, nil
+		}
+		_, refusedExec := err.(unix.Errno)
+		var died *tinyDiedError
+		if !refusedExec && !errors.As(err, &died) {
+			return 0, false, false, fmt.Errorf("launch: %w", err)
+		}
+		// The kernel refused the shim's exec (ENOEXEC under a user-mode emulator, EACCES
+		// from a policy on memfds...) or ran something else that died: pmc's own binary
+		// below; if that works, for good.
+		refused := err
+		defer func() {
+			if err == nil {
+				refuseTinyShim(fmt.Errorf("exec: %w", refused))
+			}
+		}()
+	}
+	spec := shim.Spec{GoFD: shimGoFD, ErrFD: shimErrFD, ReadyFD: shimReadyFD, Path: path}.String()
+	attr.Env = append(env, shim.Env+"="+spec)
+	pid, err = unix.ForkExec("/proc/self/exe", c.Args, attr)
+	if err == nil {
+		// Wait until the shim's runtime is up (see shim): counters opened after Start
+		// returns are inherited by no thread but the one that execs. EOF (the shim died
+		// first) also ends the wait; Wait then reports the shim's status.
+		var b [1]byte
+		_, rerr := unix.Read(readyR, b[:])
+		for rerr == unix.EINTR {
+			_, rerr = unix.Read(readyR, b[:])
+		}
+		return pid, false, false, nil
+	}
+	if err == unix.ENOEXEC {
+		// The kernel cannot run pmc's own binary: pmc itself runs under a user-mode
+		// emulator (qemu-arm on an x86 machine) and no binfmt_misc handler passes the
+		// shim to it.
+		return 0, false, false, fmt.Errorf("launch: pmc cannot start itself again as the launch shim (/proc/self/exe: %w): "+
+			"it runs under a user-mode emulator without binfmt_misc; run pmc on the machine's own architecture", err)
+	}
+	return 0, false, false, fmt.Errorf("launch: starting the shim: %w", err)
 }

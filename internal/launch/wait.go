@@ -2,6 +2,7 @@ package launch
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -159,6 +160,10 @@ func (ch *Child) applyRecords(st *Status) {
 		}
 		data = append(data, buf[:n]...)
 	}
+	if ch.tiny {
+		ch.applyTinyRecords(st, data)
+		return
+	}
 	r := parseRecords(data)
 	st.MaxRSSKB, st.MaxRSSBelowKB = workloadRSS(st.MaxRSSKB, r.launcherRSSKB)
 	if r.haveCPU {
@@ -169,14 +174,33 @@ func (ch *Child) applyRecords(st *Status) {
 	if r.execAt > 0 && ch.endMono >= r.execAt && !ch.start.IsZero() {
 		st.Elapsed = ch.endMono - r.execAt
 	}
-	if r.errno != 0 {
-		e := &ExecError{Name: ch.name, Path: ch.path, Err: r.errno}
-		if r.errno == unix.ENOENT {
-			// The file was there when LookPath checked it: the missing one is its interpreter.
-			e.Interpreter = interpreter(ch.path)
-		}
-		st.ExecErr = e
+	st.ExecErr = ch.execError(r.errno)
+}
+
+// applyTinyRecords reads the tiny shim's record: the exec's errno (4 bytes) if it failed.
+// Nothing of the shim's own is in wait's times: its clone started with none. Its peak RSS
+// is the workload's own unless the shim could not clone (it then ran the workload in the
+// process that pmc's vfork started, whose high-water mark is pmc's).
+func (ch *Child) applyTinyRecords(st *Status, data []byte) {
+	if !ch.ownRSS {
+		st.MaxRSSKB, st.MaxRSSBelowKB = 0, st.MaxRSSKB
 	}
+	if len(data) == 4 {
+		st.ExecErr = ch.execError(unix.Errno(binary.NativeEndian.Uint32(data)))
+	}
+}
+
+// execError is the *ExecError of an exec that failed with errno, nil for 0.
+func (ch *Child) execError(errno unix.Errno) error {
+	if errno == 0 {
+		return nil
+	}
+	e := &ExecError{Name: ch.name, Path: ch.path, Err: errno}
+	if errno == unix.ENOENT {
+		// The file was there when LookPath checked it: the missing one is its interpreter.
+		e.Interpreter = interpreter(ch.path)
+	}
+	return e
 }
 
 // rssSlackKB is how much the launcher may still grow between recording its peak and the

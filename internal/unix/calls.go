@@ -18,6 +18,7 @@ func SetNonblock(fd int, nonblocking bool) error { return linux.SetNonblock(fd, 
 func FcntlInt(fd uintptr, cmd, arg int) (int, error) {
 	return linux.FcntlInt(fd, cmd, arg)
 }
+func MemfdCreate(name string, flags int) (int, error)      { return linux.MemfdCreate(name, flags) }
 func Open(path string, mode int, perm uint32) (int, error) { return linux.Open(path, mode, perm) }
 func IoctlGetInt(fd int, req uint) (int, error)            { return linux.IoctlGetInt(fd, req) }
 func IoctlGetUint32(fd int, req uint) (uint32, error)      { return linux.IoctlGetUint32(fd, req) }

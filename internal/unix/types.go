@@ -90,6 +90,15 @@ const (
 	TIOCGPGRP     = linux.TIOCGPGRP
 	TIOCGPTN      = linux.TIOCGPTN
 	TIOCSPTLCK    = linux.TIOCSPTLCK
+
+	MFD_CLOEXEC       = linux.MFD_CLOEXEC
+	MFD_ALLOW_SEALING = linux.MFD_ALLOW_SEALING
+	MFD_EXEC          = linux.MFD_EXEC
+	F_ADD_SEALS       = linux.F_ADD_SEALS
+	F_SEAL_SEAL       = linux.F_SEAL_SEAL
+	F_SEAL_SHRINK     = linux.F_SEAL_SHRINK
+	F_SEAL_GROW       = linux.F_SEAL_GROW
+	F_SEAL_WRITE      = linux.F_SEAL_WRITE
 )
 
 // ErrnoName is the symbolic name of an errno ("EACCES"), "" when it has none.

@@ -133,7 +133,7 @@ func run(spec string) int {
 	// start-up. The shim started with the parent's original limit (os.StartProcess and
 	// syscall.ForkExec restore it in every child), so the workload gets the limit pmc had.
 	err = early.Exec(s.Path, os.Args, env)
-	if err == early.ENOEXEC && !looksBinary(s.Path) {
+	if err == early.ENOEXEC && !LooksBinary(s.Path) {
 		// A text file without #!: run it with /bin/sh, as execvp(3) and shells do.
 		argv := append([]string{"/bin/sh", s.Path}, os.Args[1:]...)
 		if err2 := early.Exec("/bin/sh", argv, env); err2 != early.ENOENT {
@@ -202,9 +202,9 @@ func WithoutVar(env []string, name string) []string {
 	return out
 }
 
-// looksBinary is bash's test before running a file as a script: a NUL byte in the first line
+// LooksBinary is bash's test before running a file as a script: a NUL byte in the first line
 // (within the first 80 bytes) means a binary for another machine, not a script.
-func looksBinary(path string) bool {
+func LooksBinary(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return true

@@ -1,0 +1,6 @@
+package tiny
+
+import _ "embed"
+
+//go:embed elf/arm64
+var image []byte
