@@ -79,6 +79,9 @@ func Measure(ctx context.Context, c *compare.Comparison, o Options) (failed, err
 	backends := make([]stat.Backend, len(o.Backends))
 	for i, b := range o.Backends {
 		backends[i] = &runCounter{Backend: b}
+		if h, ok := b.(stat.Holder); ok {
+			defer h.Hold(o.Events)()
+		}
 	}
 	m := &measurer{ctx: ctx, o: &o, c: c, backends: backends}
 	if err := m.all(); err != nil {

@@ -52,6 +52,9 @@ func Measure(ctx context.Context, b Backend, req *Request, opt Options) (*result
 	}
 	var acc result.Accumulator
 	defer func() { acc.Fill(res) }()
+	if h, ok := b.(Holder); ok && req.Warmup+req.Repeat > 1 {
+		defer h.Hold(req.Events)()
+	}
 	for i := 0; i < req.Warmup+req.Repeat; i++ {
 		if err := ctx.Err(); err != nil && i > 0 {
 			res.Interrupted = true
