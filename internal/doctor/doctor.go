@@ -74,7 +74,7 @@ func Diagnose(m *host.Machine, p *host.Platform, pr Probes) *Report {
 		checkSyscall, checkConfig, checkDriver, checkCounters, checkValues, checkGeneric, checkRDPMC,
 		checkVirt, checkDeviceTree, checkACPI,
 		checkParanoid, checkCaps, checkLockdown, checkSeccomp,
-		checkWatchdog, checkPerfUsers, checkSampling,
+		checkWatchdog, checkPerfUsers, checkSampling, checkLaunch,
 	} {
 		if ch := c(in); ch != nil {
 			r.Checks = append(r.Checks, *ch)
@@ -517,6 +517,26 @@ func checkSampling(in *input) *Check {
 	if k, err := strconv.Atoi(mlock); err == nil && k < 516 {
 		c.Verdict = Warning
 		c.Fix = append(c.Fix, "sampling buffers need more locked memory: sysctl -w kernel.perf_event_mlock_kb=516")
+	}
+	return c
+}
+
+// checkLaunch says how pmc starts a workload: its tiny shim, or pmc itself re-executed, which
+// costs a Go runtime's start per launch and hides the peak RSS of programs smaller than pmc.
+func checkLaunch(in *input) *Check {
+	if in.pr.Launch == "" {
+		return nil // not probed (recorded machines, pmc stat's hint)
+	}
+	c := &Check{ID: "launch.shim", Title: "workload launch", Verdict: OK,
+		Found: "pmc's tiny shim: a launch costs one page, and a workload's peak RSS is its own"}
+	if in.pr.Launch != LaunchTiny {
+		c.Verdict = Warning
+		c.Found = "pmc re-executes itself to launch a workload (" + in.pr.Launch + "): each launch costs a Go start-up, " +
+			"and a workload's peak RSS is known only above pmc's own"
+		c.Fix = []string{"allow executable memfds (sysctl vm.memfd_noexec=0) and mount /proc"}
+		if strings.Contains(in.pr.Launch, "PMC_LAUNCH=") {
+			c.Fix = []string{"unset PMC_LAUNCH"}
+		}
 	}
 	return c
 }

@@ -199,3 +199,25 @@ func TestMeasureClock(t *testing.T) {
 		t.Errorf("cpu-clock per task-clock ns = %v, want 1", v)
 	}
 }
+
+// TestLaunchCheck: the launch check is there only when probed, ok with the tiny shim and a
+// warning with the reason otherwise.
+func TestLaunchCheck(t *testing.T) {
+	for _, tc := range []struct {
+		launch  string
+		verdict Verdict
+		found   string
+	}{
+		{"", "", ""},
+		{LaunchTiny, OK, "pmc's tiny shim"},
+		{"exec: permission denied", Warning, "pmc re-executes itself to launch a workload (exec: permission denied)"},
+	} {
+		c := checkLaunch(&input{pr: Probes{Launch: tc.launch}})
+		switch {
+		case tc.launch == "" && c != nil:
+			t.Errorf("not probed: %+v", c)
+		case tc.launch != "" && (c == nil || c.Verdict != tc.verdict || !strings.HasPrefix(c.Found, tc.found)):
+			t.Errorf("%q: %+v, want %s %q...", tc.launch, c, tc.verdict, tc.found)
+		}
+	}
+}

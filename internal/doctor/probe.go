@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"errors"
+	"github.com/pmc-tools/pmc/internal/launch"
 	"runtime"
 	"time"
 
@@ -25,7 +26,13 @@ type Probes struct {
 	// counters that count: an emulator may open a PMU it does not model (QEMU's raspi0 reads
 	// 74-606 "GHz").
 	Clock float64 `json:"clock_ghz,omitempty"`
+	// Launch: LaunchTiny when pmc launches workloads with its tiny shim, else why it
+	// re-executes itself instead; "" when not probed.
+	Launch string `json:"launch,omitempty"`
 }
+
+// LaunchTiny is Probes.Launch when the tiny launch shim runs.
+const LaunchTiny = "tiny"
 
 // maxClockGHz is the fastest core clock pmc believes: no CPU runs above it.
 const maxClockGHz = 10
@@ -87,6 +94,10 @@ const maxProbeGroup = 32
 // ProbeKernel opens (and closes at once) a few counters on this process.
 func ProbeKernel() Probes {
 	var p Probes
+	p.Launch = LaunchTiny
+	if err := launch.TinyShim(); err != nil {
+		p.Launch = err.Error()
+	}
 	p.Software = tryOpen(perfevent.Attr{Type: perfevent.TypeSoftware, Config: perfevent.SWCPUClock, Disabled: true})
 	hw := func(config uint64) perfevent.Attr {
 		return perfevent.Attr{Type: perfevent.TypeHardware, Config: config, Disabled: true, ExcludeKernel: true, ExcludeHV: true}
