@@ -12,6 +12,7 @@ import (
 
 	"github.com/pmc-tools/pmc/internal/catalog"
 	"github.com/pmc-tools/pmc/internal/pmu"
+	"github.com/pmc-tools/pmc/internal/unix"
 )
 
 // Machine is what pmc knows of one machine. Read it, never modify it (Browse copies).
@@ -106,7 +107,7 @@ var live struct {
 // Live probes the machine pmc runs on, once per process.
 func Live() *Machine {
 	live.once.Do(func() {
-		m := Probe(os.DirFS("/"), os.DirFS("/sys"))
+		m := Probe(unix.DirFS("/"), unix.DirFS("/sys"))
 		if m.Hostname == "" {
 			m.Hostname, _ = os.Hostname()
 		}

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"runtime"
 	"sort"
@@ -174,7 +173,7 @@ var livePlatform struct {
 // LivePlatform reads this machine's platform facts once per process.
 func LivePlatform() *Platform {
 	livePlatform.once.Do(func() {
-		p := ReadPlatform(os.DirFS("/"), os.DirFS("/sys"), unix.HypervisorVendor())
+		p := ReadPlatform(unix.DirFS("/"), unix.DirFS("/sys"), unix.HypervisorVendor())
 		p.BinaryArch = runtime.GOARCH
 		livePlatform.p = p
 	})
