@@ -28,7 +28,8 @@ size=$(stat -c %s "$pmc")
 printf 'binary: %s %d bytes (%.1f MB; goal <= 12 MB)\n' "$pmc" "$size" "$(echo "$size / 1000000" | bc -l)"
 n_pmc=$(GODEBUG=inittrace=1 "$pmc" version 2>&1 >/dev/null | grep -c '^init ' || true)
 n_shim=$(GODEBUG=inittrace=1 PMC_LAUNCH_SHIM=x "$pmc" 2>&1 >/dev/null | grep -c '^init ' || true)
-echo "package inits: pmc version $n_pmc, the launch shim $n_shim (before it execs the workload)"
+echo "package inits: pmc version $n_pmc; the fallback launch shim (pmc re-executed) $n_shim before it execs the workload"
+echo "launch: $("$pmc" doctor 2>/dev/null | grep 'workload launch' | sed 's/  */ /g')"
 echo
 
 p -n "$pairs" -label "stat -e task-clock" -a "$pmc stat -e task-clock -- /bin/true" -b "perf stat -e task-clock -- /bin/true"
