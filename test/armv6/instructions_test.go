@@ -84,26 +84,7 @@ func scan(t *testing.T, bin string, skip map[string]bool) (found []string, words
 	if err != nil {
 		t.Fatal(err)
 	}
-	literal := map[uint64]bool{}
-	for i := 0; i+4 <= len(b); i += 4 {
-		w, pc := binary.LittleEndian.Uint32(b[i:]), text.Addr+uint64(i)+8
-		target := func(off uint64) uint64 {
-			if w&(1<<23) == 0 {
-				return pc - off
-			}
-			return pc + off
-		}
-		switch {
-		case w&0x0f7f0000 == 0x051f0000: // LDR Rt, [PC, #±imm12]
-			literal[target(uint64(w&0xfff))] = true
-		case w&0x0f3f0e00 == 0x0d1f0a00: // VLDR [PC, #±imm8*4]
-			a := target(uint64(w&0xff) * 4)
-			literal[a], literal[a+4] = true, true
-		case w&0x0e5f00f0 == 0x004f00d0: // LDRD Rt, [PC, #±imm8]
-			a := target(uint64(w&0xf | w>>4&0xf0))
-			literal[a], literal[a+4] = true, true
-		}
-	}
+	literal := literalWords(b, text.Addr)
 	syms, err := f.Symbols()
 	if err != nil {
 		t.Fatalf("%s: %v (build it with its symbol table)", bin, err)
@@ -122,14 +103,9 @@ func scan(t *testing.T, bin string, skip map[string]bool) (found []string, words
 		if literal[a] {
 			continue
 		}
-		w := binary.LittleEndian.Uint32(b[i:])
-		for _, c := range beyondV6 {
-			unconditional := c.value>>28 == 0xf
-			if w&c.mask != c.value || (!unconditional && w>>28 == 0xf) || (c.also != nil && !c.also(w)) {
-				continue
-			}
+		for _, name := range beyondAt(binary.LittleEndian.Uint32(b[i:])) {
 			if fn := funcAt(a); !skip[fn] {
-				count[fmt.Sprintf("%s: %s", fn, c.name)]++
+				count[fmt.Sprintf("%s: %s", fn, name)]++
 			}
 		}
 	}
@@ -171,5 +147,78 @@ func TestArmv6Instructions(t *testing.T) {
 	}
 	if !movw || !vmov {
 		t.Errorf("the armv7 build shows no MOVW or no VFPv3 immediate (%d sites): the scan misses what GOARM=7 emits", len(v7))
+	}
+}
+
+// literalWords are the words of code b (loaded at addr) that PC-relative loads read: data,
+// not instructions.
+func literalWords(b []byte, addr uint64) map[uint64]bool {
+	literal := map[uint64]bool{}
+	for i := 0; i+4 <= len(b); i += 4 {
+		w, pc := binary.LittleEndian.Uint32(b[i:]), addr+uint64(i)+8
+		target := func(off uint64) uint64 {
+			if w&(1<<23) == 0 {
+				return pc - off
+			}
+			return pc + off
+		}
+		switch {
+		case w&0x0f7f0000 == 0x051f0000: // LDR Rt, [PC, #±imm12]
+			literal[target(uint64(w&0xfff))] = true
+		case w&0x0f3f0e00 == 0x0d1f0a00: // VLDR [PC, #±imm8*4]
+			a := target(uint64(w&0xff) * 4)
+			literal[a], literal[a+4] = true, true
+		case w&0x0e5f00f0 == 0x004f00d0: // LDRD Rt, [PC, #±imm8]
+			a := target(uint64(w&0xf | w>>4&0xf0))
+			literal[a], literal[a+4] = true, true
+		}
+	}
+	return literal
+}
+
+// beyondAt names the encodings beyond ARMv6 that instruction word w is.
+func beyondAt(w uint32) []string {
+	var names []string
+	for _, c := range beyondV6 {
+		unconditional := c.value>>28 == 0xf
+		if w&c.mask != c.value || (!unconditional && w>>28 == 0xf) || (c.also != nil && !c.also(w)) {
+			continue
+		}
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// TestArmv6LaunchShim: the tiny launch shim that the armv6 binary carries (and runs on every
+// launch) holds ARMv6 instructions only, each of which the decoder reads.
+func TestArmv6LaunchShim(t *testing.T) {
+	f, err := elf.Open("../../internal/launch/tiny/elf/arm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	text := f.Section(".text")
+	if text == nil {
+		t.Fatal("the shim has no .text section")
+	}
+	b, err := text.Data()
+	if err != nil {
+		t.Fatal(err)
+	}
+	literal := literalWords(b, text.Addr)
+	for i := 0; i+4 <= len(b); i += 4 {
+		a := text.Addr + uint64(i)
+		if literal[a] {
+			continue
+		}
+		if _, err := armasm.Decode(b[i:i+4], armasm.ModeARM); err != nil {
+			t.Errorf("%#x: %08x does not decode: %v", a, binary.LittleEndian.Uint32(b[i:]), err)
+		}
+		if names := beyondAt(binary.LittleEndian.Uint32(b[i:])); len(names) > 0 {
+			t.Errorf("%#x: %s", a, strings.Join(names, ", "))
+		}
+	}
+	if len(literal) == 0 {
+		t.Error("no literal found: the shim loads its clone flags from one")
 	}
 }
