@@ -52,7 +52,7 @@ func TestPMCRaw(t *testing.T) {
 				for k, c := range cs {
 					want := gen[set[k].same]
 					t.Logf("%s %-28s raw=%d running=%d/%d encoding=%+v", g.Name, c.Event, c.Raw, c.Running, c.Enabled, c.Encoding)
-					if c.Raw != want.Raw {
+					if !withinSlack(t, g, c.Event, c.Raw, want.Raw) {
 						t.Errorf("%s %s = %d, want %d (%s)", g.Name, c.Event, c.Raw, want.Raw, want.Event)
 					}
 				}
@@ -207,7 +207,7 @@ func TestPMCUnimplemented(t *testing.T) {
 			if len(cs) != 4 {
 				t.Fatalf("%s: %d counts, want 4", g.Name, len(cs))
 			}
-			if cs[0].Status != result.Counted || cs[0].Raw != want {
+			if cs[0].Status != result.Counted || !withinSlack(t, g, "instructions:u", cs[0].Raw, want) {
 				t.Errorf("%s: instructions:u next to unimplemented events = %d (%s), want %d", g.Name, cs[0].Raw, cs[0].Status, want)
 			}
 			for i, c := range cs[1:] {

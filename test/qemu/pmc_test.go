@@ -245,7 +245,7 @@ func TestPMCInterval(t *testing.T) {
 			if sum != total {
 				t.Errorf("%s: intervals add up to %d, the total is %d", g.Name, sum, total)
 			}
-			if want := base + 2*intervalN; total != want {
+			if want := base + 2*intervalN; !withinSlack(t, g, "total", total, want) {
 				t.Errorf("%s: total %d, want exactly count(0)+2N = %d", g.Name, total, want)
 			}
 		})
@@ -259,12 +259,27 @@ func TestPMCInterval(t *testing.T) {
 // (PMC_QEMU_EXTRA, 25 + 25). Under load the guest's timer interrupts land at other
 // instructions (icount ties the virtual clock to the host's while the guest waits), and one
 // of them costs an instruction; which one is not found. One instruction per run is tolerated
-// on armv7 and logged by the tests that use it; arm64 stays exact.
+// on armv7 and logged by the tests that use it; arm64 stays exact. On 2026-11-26 two CI runs
+// in a row hit it (TestPMCExact's loop 3000000, TestPMCUnimplemented's instructions:u, both
+// 1 high), while 4 x 60 runs of loop 1000000 per guest under one host busy loop, with the tiny
+// launch shim and with PMC_LAUNCH=self alike, were all exact: every exact :u check of pmc's
+// counts now allows it (withinSlack).
 func userSlack(g Guest) uint64 {
 	if g.Name == "armv7" {
 		return 1
 	}
 	return 0
+}
+
+// withinSlack says whether two user-space counts of the same work agree within userSlack;
+// a difference it allows is logged.
+func withinSlack(t *testing.T, g Guest, what string, got, want uint64) bool {
+	t.Helper()
+	d := int64(got) - int64(want)
+	if d != 0 && uint64(max(d, -d)) <= userSlack(g) {
+		t.Logf("%s %s = %d, %+d from %d (userSlack)", g.Name, what, got, d, want)
+	}
+	return uint64(max(d, -d)) <= userSlack(g)
 }
 
 // TestPMCRepeat: -r 3 runs count the same to the instruction: zero variation, exact mean
@@ -307,7 +322,7 @@ func TestPMCModifiers(t *testing.T) {
 			cs := counts(t, g, "modifiers", 3)
 			all, u, k := cs[0].Raw, cs[1].Raw, cs[2].Raw
 			t.Logf("%s: instructions=%d instructions:u=%d instructions:k=%d", g.Name, all, u, k)
-			if u != want {
+			if !withinSlack(t, g, "instructions:u", u, want) {
 				t.Errorf("%s: instructions:u %d, want %d", g.Name, u, want)
 			}
 			if k == 0 || all != u+k {
