@@ -51,8 +51,6 @@ wait:
 	je	wait
 	cmp	$1, %rax
 	jne	aborted
-	mov	$24, %eax			# sched_yield: pmc, whom our wakeup preempted, parks first
-	syscall
 	mov	$3, %eax			# close(3)
 	mov	$3, %edi
 	syscall

@@ -54,8 +54,6 @@ wait:
 	beq	wait
 	cmp	r0, #1
 	bne	aborted
-	mov	r7, #158			@ sched_yield: pmc, whom our wakeup preempted, parks first
-	svc	#0
 	mov	r0, #3				@ close(3)
 	mov	r7, #6
 	svc	#0

@@ -51,8 +51,6 @@ wait:
 	b.eq	wait
 	cmp	x0, #1
 	b.ne	aborted
-	mov	x8, #124			// sched_yield: pmc, whom our wakeup preempted, parks first
-	svc	#0
 	mov	x0, #3				// close(3)
 	mov	x8, #57
 	svc	#0
