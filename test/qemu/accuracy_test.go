@@ -124,10 +124,11 @@ func TestBoundCoverage(t *testing.T) {
 	for _, g := range Guests {
 		t.Run(g.Name, func(t *testing.T) {
 			tr := resultRuns(t, g, "acc-bound-truth")
-			truth := float64(tr.Runs[0].Counts[0].Raw)
-			if again := float64(tr.Runs[1].Counts[0].Raw); again != truth || tr.Runs[0].Counts[0].Bound != nil {
-				t.Fatalf("instructions:u alone: %v then %v (bound %+v): want equal counts and no bound", truth, again, tr.Runs[0].Counts[0].Bound)
+			first, again := tr.Runs[0].Counts[0].Raw, tr.Runs[1].Counts[0].Raw
+			if !withinSlack(t, g, "instructions:u again", again, first) || tr.Runs[0].Counts[0].Bound != nil {
+				t.Fatalf("instructions:u alone: %v then %v (bound %+v): want equal counts and no bound", first, again, tr.Runs[0].Counts[0].Bound)
 			}
+			truth := float64(min(first, again)) // userSlack's artefact only ever adds
 			r := resultRuns(t, g, "acc-bound")
 			if len(r.Runs) != boundRuns {
 				t.Fatalf("%d runs, want %d", len(r.Runs), boundRuns)
