@@ -277,10 +277,7 @@ func startShim(path string, env []string, c Cmd, attr *unix.ProcAttr, readyR int
 		// returns are inherited by no thread but the one that execs. EOF (the shim died
 		// first) also ends the wait; Wait then reports the shim's status.
 		var b [1]byte
-		_, rerr := unix.Read(readyR, b[:])
-		for rerr == unix.EINTR {
-			_, rerr = unix.Read(readyR, b[:])
-		}
+		readFull(readyR, b[:])
 		return pid, false, false, nil
 	}
 	if err == unix.ENOEXEC {

@@ -97,18 +97,7 @@ func startTiny(shimPath string, argv []string, attr *unix.ProcAttr, pidR int) (p
 		return 0, false, err
 	}
 	var b [4]byte
-	n := 0
-	for n < len(b) {
-		m, err := unix.Read(pidR, b[n:])
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil || m <= 0 {
-			break
-		}
-		n += m
-	}
-	if n < len(b) {
+	if readFull(pidR, b[:]) < len(b) {
 		// The shim died before it could say: reap it and report how it ended.
 		info, werr := wait4(shimPid)
 		if werr != nil {

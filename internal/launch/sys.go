@@ -24,6 +24,23 @@ func pipe() (r, w int, err error) {
 	return p[0], p[1], nil
 }
 
+// readFull reads len(b) bytes from the blocking fd, through EINTR, and returns how many it
+// got before EOF or an error (a shim that died before it wrote).
+func readFull(fd int, b []byte) int {
+	n := 0
+	for n < len(b) {
+		m, err := unix.Read(fd, b[n:])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || m <= 0 {
+			break
+		}
+		n += m
+	}
+	return n
+}
+
 // setBlocking clears (blocking true) or sets O_NONBLOCK on fd. O_NONBLOCK belongs to the
 // open file description, so it is shared with every process that inherited the fd.
 func setBlocking(fd int, blocking bool) error {
