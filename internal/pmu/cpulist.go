@@ -14,6 +14,19 @@ var ErrCPUList = errors.New("bad cpu list")
 // maxCPU bounds CPU numbers so that a corrupt range cannot allocate without limit.
 const maxCPU = 1 << 16
 
+// ParseCPUFlag reads the argument of a -C option (pmc stat's, pmc record's): a CPU list that
+// names at least one CPU.
+func ParseCPUFlag(s string) ([]int, error) {
+	cpus, err := ParseCPUList(s)
+	if err != nil {
+		return nil, fmt.Errorf("-C: %w", err)
+	}
+	if len(cpus) == 0 {
+		return nil, fmt.Errorf("-C %q: name at least one CPU, e.g. -C 0 or -C 0-3", s)
+	}
+	return cpus, nil
+}
+
 // ParseCPUList parses the kernel's CPU list syntax ("0-3,5", "" for none) into sorted,
 // de-duplicated CPU numbers.
 func ParseCPUList(s string) ([]int, error) {

@@ -119,12 +119,9 @@ func (o *Options) target(p *Plan) error {
 	case o.AllCPUs || o.CPUs != "":
 		p.Mode = System
 		if o.CPUs != "" {
-			cpus, err := pmu.ParseCPUList(o.CPUs)
+			cpus, err := pmu.ParseCPUFlag(o.CPUs)
 			if err != nil {
-				return fmt.Errorf("-C: %w", err)
-			}
-			if len(cpus) == 0 {
-				return fmt.Errorf("-C %q: name at least one CPU, e.g. -C 0", o.CPUs)
+				return err
 			}
 			p.CPUs = cpus
 		}

@@ -235,12 +235,9 @@ func (f *Flags) target(req *stat.Request, args []string) error {
 		req.Mode = stat.System
 		req.AllCPUs = f.CPUs == ""
 		if f.CPUs != "" {
-			cpus, err := pmu.ParseCPUList(f.CPUs)
+			cpus, err := pmu.ParseCPUFlag(f.CPUs)
 			if err != nil {
-				return fmt.Errorf("-C: %w", err)
-			}
-			if len(cpus) == 0 {
-				return fmt.Errorf("-C %q: name at least one CPU, e.g. -C 0 or -C 0-3", f.CPUs)
+				return err
 			}
 			req.CPUs = cpus
 		}
